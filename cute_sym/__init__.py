@@ -1,0 +1,113 @@
+"""cute_sym: CuTe's layout algebra in Python, exact on static and symbolic integers.
+
+>>> import cute_sym as cs
+>>> print(cs.logical_divide(cs.parse("_24:_2"), cs.parse("_4:_2")))
+(_4,(_2,_3)):(_4,(_2,_16))
+>>> cs.size(cs.parse("(_4,_8):(_1,_4)"))
+_32
+"""
+from __future__ import annotations
+
+import functools as _functools
+from typing import Any as _Any, Callable as _Callable, TypeVar as _TypeVar
+
+from .errors import (
+    DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
+)
+from .integers import Dyn, DynSymbol, Int, IntLike, is_static
+from .decide import assume, collect_guards, prove
+from .int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
+from . import int_tuple as _it
+from . import layout as _lay
+from . import algebra as _alg
+from . import coords as _coords
+from .layout import Layout, LayoutLeft, LayoutRight, make_layout
+from .swizzle import ComposedLayout, Swizzle
+from .notation import parse, subs, to_str
+
+__version__ = "0.1.0"
+
+_F = _TypeVar("_F", bound=_Callable[..., _Any])
+
+
+def _public(f: _F) -> _F:
+    """User-facing entry: plain ints/tuples in, CuTe-printing ints/tuples out."""
+    @_functools.wraps(f)
+    def entry(*args: _Any, **kw: _Any) -> _Any:
+        return _wrap(f(*[_unwrap(a) for a in args], **kw))
+    return entry  # type: ignore[return-value]
+
+
+# int tuples
+shape_div = _public(_it.shape_div)
+ceil_div = _public(_it.ceil_div)
+prefix_product = _public(_it.prefix_product)
+inner_product = _public(_it.inner_product)
+elem_scale = _public(_it.elem_scale)
+congruent = _public(_it.congruent)
+weakly_congruent = _public(_it.weakly_congruent)
+compatible = _public(_it.compatible)
+crd2crd = _public(_it.crd2crd)
+product = _public(_it.product)
+unflatten = _public(_lay.unflatten)
+crd2idx = _public(_coords.crd2idx)
+idx2crd = _public(_coords.idx2crd)
+
+# layouts
+size = _public(_lay.size)
+cosize = _public(_lay.cosize)
+coshape = _public(_lay.coshape)
+rank = _public(_lay.rank)
+depth = _public(_lay.depth)
+flatten = _public(_lay.flatten)
+make_ordered_layout = _public(_lay.make_ordered_layout)
+make_layout_like = _lay.make_layout_like
+append = _lay.append
+prepend = _lay.prepend
+group = _lay.group
+select = _lay.select
+take = _lay.take
+get = _lay.get
+slice_ = _public(_lay.slice_)
+dice = _public(_lay.dice)
+slice_and_offset = _public(_lay.slice_and_offset)
+filter_zeros = _lay.filter_zeros
+
+# algebra
+coalesce = _public(_alg.coalesce)
+filter = _public(_alg.filter)
+composition = _public(_alg.composition)
+complement = _public(_alg.complement)
+right_inverse = _alg.right_inverse
+left_inverse = _alg.left_inverse
+logical_divide = _public(_alg.logical_divide)
+zipped_divide = _public(_alg.zipped_divide)
+tiled_divide = _public(_alg.tiled_divide)
+flat_divide = _public(_alg.flat_divide)
+logical_product = _public(_alg.logical_product)
+zipped_product = _public(_alg.zipped_product)
+tiled_product = _public(_alg.tiled_product)
+flat_product = _public(_alg.flat_product)
+blocked_product = _alg.blocked_product
+raked_product = _alg.raked_product
+tile_to_shape = _public(_alg.tile_to_shape)
+max_common_layout = _alg.max_common_layout
+max_common_vector = _public(_alg.max_common_vector)
+nullspace = _alg.nullspace
+upcast = _alg.upcast
+downcast = _alg.downcast
+recast_layout = _alg.recast_layout
+
+__all__ = [
+    "DivisibilityError", "InjectivityError", "LayoutError", "NotationError", "RankError", "UndecidableError",
+    "Dyn", "DynSymbol", "Int", "IntLike", "IntTuple", "StaticInt", "Tup", "is_static", "assume",
+    "collect_guards", "prove", "_", "Layout", "LayoutLeft", "LayoutRight", "make_layout", "ComposedLayout",
+    "Swizzle", "parse", "subs", "to_str", "shape_div", "ceil_div", "prefix_product", "inner_product",
+    "elem_scale", "congruent", "weakly_congruent", "compatible", "crd2crd", "product", "unflatten", "crd2idx",
+    "idx2crd", "size", "cosize", "coshape", "rank", "depth", "flatten", "make_ordered_layout",
+    "make_layout_like", "append", "prepend", "group", "select", "take", "get", "slice_", "dice",
+    "slice_and_offset", "filter_zeros", "coalesce", "filter", "composition", "complement", "right_inverse",
+    "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+    "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape",
+    "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
+]

@@ -1,0 +1,780 @@
+"""The layout algebra: coalesce, composition, complement, inverses, divides, products.
+
+Names, argument forms and results follow CuTe's ``layout.hpp``. Static
+layouts give CuTe's answer exactly (nesting and printing included); dynamic
+ones give exact formulas, and every fact an answer depends on is decided by
+:mod:`cute_sym.decide` (or the operation raises
+:class:`~cute_sym.errors.UndecidableError` naming it).
+
+>>> from cute_sym.notation import parse
+>>> print(coalesce(parse("(_2,(_1,_6)):(_1,(_6,_2))")))
+_12:_1
+>>> print(composition(parse("(_6,_2):(_8,_2)"), parse("(_4,_3):(_3,_1)")))
+((_2,_2),_3):((_24,_2),_8)
+>>> print(complement(parse("_4:_2"), 24))
+(_2,_3):(_1,_8)
+>>> print(logical_divide(parse("_16:_3"), parse("_4:_2")))
+(_4,(_2,_2)):(_6,(_3,_24))
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import sympy
+
+from . import decide
+from .errors import InjectivityError, LayoutError, RankError
+from .int_tuple import (
+    IntTuple, _, Underscore, cdiv, ceil_div, compact_major, fmt, iter_leaves, norm, product, product_each,
+    sabs, shape_div, shape_min, signum, zip2_by, evenly_divides,
+)
+from .integers import IntLike
+from .layout import Layout, append, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
+
+__all__ = [
+    "coalesce", "coalesce_shape", "filter", "composition", "complement", "right_inverse", "left_inverse",
+    "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
+    "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape",
+    "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
+    "zip_layouts",
+]
+
+_mk = Layout._make
+
+
+# ---------------------------------------------------------------- helpers
+def _is1(x: IntLike) -> bool:
+    """Static 1 (CuTe's is_constant<1>): a symbol is never dropped as 1."""
+    return type(x) is int and x == 1
+
+
+def _is0(x: IntLike) -> bool:
+    if type(x) is int:
+        return x == 0
+    return decide.prove("==", x, 0) is True
+
+
+def _flat(layout: Layout) -> tuple[list[Any], list[Any]]:
+    s, d = layout._shape, layout._stride
+    if type(s) is tuple:
+        return list(iter_leaves(s)), list(iter_leaves(d))
+    return [s], [d]
+
+
+def _eq_proved(a: IntLike, b: IntLike) -> bool:
+    if type(a) is int and type(b) is int:
+        return a == b
+    return decide.prove("==", a, b) is True
+
+
+def _mul(a: IntLike, b: IntLike) -> IntLike:
+    r = a * b  # type: ignore[operator]
+    return r if type(r) is int else norm(r)
+
+
+# ---------------------------------------------------------------- coalesce
+def _bw_coalesce(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
+                 keep_static: bool = True) -> Layout:
+    """CuTe's bw_coalesce over modes ``last, last-1, ..., 0`` onto the stack ``ns:nd``.
+
+    A new mode merges into the front when ``s * d == front stride`` (proved);
+    a static 1 mode is skipped; the stack starting at static 1 is replaced.
+    With ``keep_static`` (the algebra's internal use, as CuTe) a mode never
+    merges into a front of symbolic extent, so static extents stay static.
+    """
+    # the stack is a scalar until the first prepend
+    stack_s: Optional[list[Any]] = None
+    stack_d: list[Any] = []
+    for i in range(last, -1, -1):
+        s = old_s[i]
+        if type(s) is int and s == 1:
+            continue
+        d = old_d[i]
+        if stack_s is None:
+            if type(ns) is int and ns == 1:
+                ns, nd = s, d
+                continue
+            fs, fd = ns, nd
+        else:
+            fs, fd = stack_s[0], stack_d[0]
+        sd = s * d
+        if keep_static and type(fs) is not int:
+            merge = False
+        else:
+            merge = (sd == fd) if (type(sd) is int and type(fd) is int) else _eq_proved(norm(sd), fd)
+        if merge:
+            ms = s * fs
+            if type(ms) is not int:
+                ms = norm(ms)
+            if stack_s is None:
+                ns, nd = ms, d
+            else:
+                stack_s[0], stack_d[0] = ms, d
+        else:
+            if stack_s is None:
+                stack_s, stack_d = [s, ns], [d, nd]
+            else:
+                stack_s.insert(0, s)
+                stack_d.insert(0, d)
+    if stack_s is None:
+        if type(ns) is int and ns == 1:
+            return _mk(1, 0)
+        return _mk(ns, nd)
+    return _mk(tuple(stack_s), tuple(stack_d))
+
+
+def _coalesce_flat(s: list[Any], d: list[Any], keep_static: bool = True) -> Layout:
+    n = len(s)
+    if n == 0:
+        return _mk(1, 0)
+    return _bw_coalesce(s, d, n - 2, s[n - 1], d[n - 1], keep_static)
+
+
+def _coalesce(layout: Layout) -> Layout:
+    """The algebra's internal coalesce: CuTe's structure (static extents stay static)."""
+    s, d = _flat(layout)
+    return _coalesce_flat(s, d)
+
+
+def _coalesce_x(layout: Layout) -> Layout:
+    """coalesce that also keeps the function outside the domain (a trailing static 1 keeps its stride)."""
+    s, d = _flat(layout)
+    n = len(s)
+    if n == 0:
+        return _mk(1, 0)
+    if type(s[n - 1]) is int and s[n - 1] == 1:
+        return _bw_coalesce(s, d, n - 2, 2, d[n - 1])
+    return _bw_coalesce(s, d, n - 2, s[n - 1], d[n - 1])
+
+
+def coalesce(layout: Layout, profile: Any = None) -> Layout:
+    """Simplify a layout by merging modes that are contiguous in the codomain.
+
+    With ``profile`` (an IntTuple whose nesting alone matters), coalesce each
+    mode at the terminals of the profile; modes past the profile are kept.
+
+    @post ``size(result) == size(layout)``; ``depth(result) <= 1`` (without profile).
+    @post ``result(i) == layout(i)`` for every ``0 <= i < size(layout)``.
+    @post a static size-1 mode is dropped; a symbolic extent is never assumed to be 1.
+
+    >>> from cute_sym.notation import parse
+    >>> print(coalesce(parse("(_2,(_1,_6)):(_1,(_6,_2))"), parse("(_1,_1)")))
+    (_2,_6):(_1,_2)
+    >>> N = parse("N")
+    >>> print(coalesce(make_layout((16, N), (1, 16))))
+    16*N:_1
+    """
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("coalesce", layout, profile)
+    if profile is None or type(profile) is not tuple:
+        s, d = _flat(layout)
+        return _coalesce_flat(s, d, keep_static=False)
+    return _transform_layout(layout, profile, coalesce)
+
+
+def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool = True,
+                      what: str = "") -> Layout:
+    s, d = layout._shape, layout._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    if len(tiler) > len(s):
+        raise RankError(f"{what or 'transform'}: Too many modes in tiler ({len(tiler)} > rank {len(s)})")
+    modes = [f(_mk(s[i], d[i]), tiler[i]) for i in range(len(tiler))]  # type: ignore[index]
+    rs = [m._shape for m in modes]
+    rd = [m._stride for m in modes]
+    if keep_rest:
+        rs.extend(s[len(tiler):])  # type: ignore[index]
+        rd.extend(d[len(tiler):])  # type: ignore[index]
+    return _mk(tuple(rs), tuple(rd))
+
+
+def coalesce_shape(shape: IntTuple) -> IntTuple:
+    """CuTe's ``coalesce`` of a shape: multiply neighbouring leaves that are both
+    static or both dynamic (used for complement's cotarget).
+
+    >>> coalesce_shape((2, (3, 4))), coalesce_shape(((4, 8),))
+    (24, 32)
+    """
+    leaves = list(iter_leaves(shape))
+    if not leaves:
+        return ()
+    out = [leaves[0]]
+    for a in leaves[1:]:
+        if (type(out[-1]) is int) == (type(a) is int):
+            out[-1] = _mul(out[-1], a)
+        else:
+            out.append(a)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def filter(layout: Layout, profile: Any = None) -> Layout:
+    """Remove stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``).
+
+    @post ``result`` has no static size-1 mode and no stride-0 mode (unless it is ``_1:_0``).
+    @post the image of ``result`` is the image of ``layout``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(filter(parse("(_4,_2,_3):(_1,_0,_4)")))
+    _12:_1
+    """
+    from .layout import filter_zeros
+    if profile is not None and type(profile) is tuple:
+        return _transform_layout(layout, profile, filter)
+    return _coalesce(filter_zeros(layout))
+
+
+# ---------------------------------------------------------------- composition
+def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
+    """CuTe's composition_impl on a coalesced (flat) lhs ``ls:ld`` and rhs ``rs:rd``."""
+    if type(rs) is tuple:
+        modes = [_compose_impl(ls, ld, s, d) for s, d in zip(rs, rd)]
+        return _mk(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
+    if type(rd) is int and rd == 0:
+        return _mk(rs, rd)
+    if type(ls) is not tuple:
+        return _mk(rs, _mul(rd, ld))
+    R = len(ls)
+    if type(rd) is int and rd == 1:
+        res1: list[Any] = []
+        rest_shape: Any = rs
+        for i in range(R - 1):
+            si = ls[i]
+            res1.append(shape_min(si, rest_shape))
+            rest_shape = shape_div(rest_shape, si)
+        return _bw_coalesce(res1, list(ld), R - 2, rest_shape, ld[R - 1])
+    if not (type(rd) is int) and decide.prove("==", rd, 0):
+        return _mk(rs, 0)
+    res1 = []
+    strides1: list[Any] = []
+    rest_stride: Any = rd
+    for i in range(R - 1):
+        si = ls[i]
+        q = shape_div(si, rest_stride)
+        res1.append(q)
+        # elem_scale(stride, shape_div(s0, s1)): stride_i * (si / q)
+        strides1.append(_mul(ld[i], shape_div(si, q)))
+        rest_stride = shape_div(rest_stride, si)
+    res2: list[Any] = []
+    rest_shape = rs
+    for i in range(R - 1):
+        si = res1[i]
+        res2.append(shape_min(sabs(si), rest_shape))
+        rest_shape = shape_div(rest_shape, sabs(si))
+    return _bw_coalesce(res2, strides1, R - 2, rest_shape, _mul(rest_stride, ld[R - 1]))
+
+
+def composition(lhs: Any, rhs: Any) -> Any:
+    """Functional composition ``lhs o rhs``: ``result(c) = lhs(rhs(c))``.
+
+    ``rhs`` is a layout, a tiler (tuple of layouts / shapes / ``_``, applied mode by
+    mode; modes of ``lhs`` past the tiler are dropped, as in CuTe), a shape, an
+    integer ``n`` (``n:1``), or a swizzle.
+
+    @pre the strides and shapes of ``rhs`` divide the (coalesced) shape of ``lhs``
+         (CuTe's shape_div: "Static shape_div failure" otherwise).
+    @post ``compatible(rhs, result)``: the result has the shape of ``rhs``.
+    @post ``result(i) == lhs(rhs(i))`` for every ``i < size(rhs)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(composition(parse("_20:_2"), parse("(_5,_4):(_4,_1)")))
+    (_5,_4):(_8,_2)
+    >>> print(composition(parse("(_12,(_4,_8)):(_59,(_13,_1))"), parse("(_3,_8)")))
+    (_3,(_4,_2)):(_59,(_13,_1))
+    """
+    if not isinstance(lhs, Layout):
+        return _composed_dispatch("composition", lhs, rhs)
+    if isinstance(rhs, Layout):
+        flat = _coalesce_x(lhs)
+        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride)
+    if type(rhs) is tuple:
+        return _transform_layout(lhs, rhs, composition, keep_rest=False, what="composition")
+    if rhs is _:
+        return lhs
+    if type(rhs) is int or isinstance(rhs, sympy.Expr):
+        flat = _coalesce_x(lhs)
+        return _compose_impl(flat._shape, flat._stride, rhs, 1)
+    return _composed_dispatch("composition", lhs, rhs)
+
+
+def _composed_dispatch(op: str, a: Any, b: Any, *rest: Any) -> Any:
+    from . import swizzle
+    return swizzle.dispatch(op, a, b, *rest)
+
+
+# ---------------------------------------------------------------- complement
+def _min_index(strides: list[Any]) -> int:
+    """Index of the smallest stride (the first of equals), deciding symbolic orders."""
+    best = 0
+    for j in range(1, len(strides)):
+        a, b = strides[j], strides[best]
+        if type(a) is int and type(b) is int:
+            if a < b:
+                best = j
+        elif decide.require("<", a, b, assume=False, why="complement (stride order)"):
+            best = j
+    return best
+
+
+def complement(layout: Any, cotarget: Any = None) -> Layout:
+    """The layout of the codomain positions ``layout`` does not reach, up to ``cotarget``.
+
+    ``cotarget`` is an integer or an IntTuple (CuTe divides a tuple cotarget mode by
+    mode); by default the cosize of the filtered layout.
+
+    @pre ``layout`` is injective (on its filtered modes): "Non-injective Layout detected in complement".
+    @post ``result(i) < result(i+1)``: the result is ordered, and disjoint from the image of ``layout``.
+    @post ``size(result) >= cotarget / size(filter(layout))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(complement(parse("_4:_1"), 24)), print(complement(parse("(_2,_2):(_1,_6)"), 24))
+    _6:_4
+    (_3,_2):(_2,_12)
+    (None, None)
+    """
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
+    filt = filter(layout)
+    if cotarget is None:
+        cotarget = cosize(filt)
+    elif isinstance(cotarget, Layout):
+        raise LayoutError("complement: the cotarget must be an integer or an IntTuple, not a layout")
+    fs, fd = _flat(filt)
+    if len(fs) == 1 and _is0(fd[0]):
+        cs = coalesce_shape(cotarget)
+        return _mk(cs, compact_major(cs))
+    shapes, strides = list(fs), list(fd)
+    R = len(shapes)
+    rshape: list[Any] = []
+    rstride: list[Any] = [1]
+    for i in range(R - 1):
+        k = _min_index(strides)
+        ms = strides[k]
+        new_shape = cdiv(ms, rstride[i])
+        _check_injective(new_shape, ms, rstride[i])
+        rshape.append(new_shape)
+        rstride.append(_mul(ms, shapes[k]))
+        del strides[k]
+        del shapes[k]
+    new_shape = cdiv(strides[0], rstride[R - 1])
+    _check_injective(new_shape, strides[0], rstride[R - 1])
+    rshape.append(new_shape)
+    new_stride = _mul(strides[0], shapes[0])
+    rest_shape = coalesce_shape(ceil_div(cotarget, new_stride))
+    rest_stride = compact_major(rest_shape, new_stride)
+    s = tuple(rshape) + (rest_shape if type(rest_shape) is tuple else (rest_shape,))
+    d = tuple(rstride) + (rest_stride if type(rest_stride) is tuple else (rest_stride,))
+    return _coalesce_flat(list(iter_leaves(s)), list(iter_leaves(d)))
+
+
+def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None:
+    if type(new_shape) is int:
+        if new_shape == 0:
+            raise InjectivityError(
+                f"Non-injective Layout detected in complement (stride {fmt(stride)} below the span {fmt(prev)})")
+        return
+    if decide.require("!=", new_shape, 0, why="complement (injectivity)") is False:  # pragma: no cover
+        raise InjectivityError("Non-injective Layout detected in complement")
+
+
+# ---------------------------------------------------------------- inverses
+def right_inverse(layout: Any) -> Any:
+    """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as CuTe's.
+
+    Follows the chain of strides 1, s0*d0, ... through the coalesced layout;
+    a symbolic stride joins the chain only when it is *proved* equal to the next
+    stride (CuTe ignores dynamic strides).
+
+    @post ``layout(result(i)) == i`` for ``i < size(result)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(right_inverse(parse("(_4,_8):(_8,_1)")))
+    (_8,_4):(_4,_1)
+    """
+    if layout is _:
+        return _
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("right_inverse", layout, None)
+    flat = coalesce(layout)
+    fs, fd = _flat(flat)
+    ad = [sabs(d) for d in fd]
+    seq: list[int] = []
+    nxt: IntLike = 1
+    while True:
+        found = -1
+        for j, d in enumerate(ad):
+            if j in seq:
+                continue
+            if (d == nxt) if (type(d) is int and type(nxt) is int) else _eq_proved(d, nxt):
+                found = j
+                break
+        if found < 0:
+            break
+        seq.append(found)
+        ns = _mul(fs[found], ad[found])
+        if type(ns) is int and type(nxt) is int and ns == nxt:
+            break
+        if type(ns) is not int and type(nxt) is not int and _eq_proved(ns, nxt):
+            break
+        nxt = ns
+    if not seq:
+        return _mk(1, 0)
+    rstride = compact_major(tuple(fs))
+    shp = tuple(fs[i] for i in seq)
+    std = tuple(_mul(signum(fd[i]), rstride[i]) for i in seq)  # type: ignore[index]
+    if len(seq) == 1:
+        return _mk(shp[0], std[0])
+    return _mk(shp, std)
+
+
+def left_inverse(layout: Any) -> Any:
+    """A layout ``L`` with ``L(layout(i)) == i`` for every ``i < size(layout)``.
+
+    ``right_inverse(make_layout(layout, complement(layout)))``, as in CuTe.
+
+    @pre ``layout`` is injective.
+    @post ``result(layout(i)) == i`` for ``i < size(layout)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(left_inverse(parse("(_4,_8):(_8,_1)")))
+    (_8,_4):(_4,_1)
+    """
+    if layout is _:
+        return _
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("left_inverse", layout, None)
+    return right_inverse(make_layout(layout, complement(layout)))
+
+
+def max_common_layout(a: Layout, b: Layout) -> Layout:
+    """The largest ``R`` with ``a(R(i)) == i`` and ``b(R(i)) == i``: the common
+    contiguous (vectorisable) part of two layouts; static extents only, as in CuTe.
+
+    @post ``a(result(i)) == i == b(result(i))`` for ``i < size(result)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(max_common_layout(parse("(_4,_8):(_1,_4)"), parse("(_4,_8):(_1,_8)")))
+    _4:_1
+    """
+    inv_b = right_inverse(b)
+    common = coalesce(composition(a, inv_b))
+    s0 = common._shape[0] if type(common._shape) is tuple else common._shape
+    d0 = common._stride[0] if type(common._stride) is tuple else common._stride
+    if type(s0) is int and type(d0) is int and d0 == 1:
+        return composition(inv_b, _mk(s0, d0))  # type: ignore[no-any-return]
+    return _mk(1, 0)
+
+
+def max_common_vector(a: Layout, b: Layout) -> IntLike:
+    """The number ``N`` of leading elements where ``a`` and ``b`` agree contiguously
+    (static, as in CuTe: a symbolic run counts as 1).
+
+    @post ``a(b.get_1d_coord(n)) == n`` for ``n < N``; ``N >= 1``.
+
+    >>> from cute_sym.notation import parse
+    >>> max_common_vector(parse("(_4,_8):(_1,_4)"), parse("(_4,_8):(_1,_4)"))
+    32
+    """
+    common = coalesce(composition(a, right_inverse(b)))
+    s0 = common._shape[0] if type(common._shape) is tuple else common._shape
+    d0 = common._stride[0] if type(common._stride) is tuple else common._stride
+    if type(s0) is int and type(d0) is int and d0 == 1:
+        return s0
+    return 1
+
+
+def nullspace(layout: Layout) -> Layout:
+    """The modes of stride 0: ``layout(result(i)) == 0`` for ``i < size(result)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(nullspace(parse("(_2,_3,_4):(_1,_0,_0)")))
+    (_3,_4):(_2,_6)
+    """
+    fs, fd = _flat(layout)
+    seq = [i for i, d in enumerate(fd) if _is0(d)]
+    if not seq:
+        return _mk(1, 0)
+    rstride = compact_major(tuple(fs))
+    shp = tuple(fs[i] for i in seq)
+    std = tuple(rstride[i] for i in seq)  # type: ignore[index]
+    return _mk(shp[0], std[0]) if len(seq) == 1 else _mk(shp, std)
+
+
+# ---------------------------------------------------------------- divides
+def _layout_of_tiler(t: Any) -> Layout:
+    if isinstance(t, Layout):
+        return t
+    if type(t) is int or isinstance(t, sympy.Expr):
+        return _mk(t, 1)
+    raise LayoutError(f"not a tiler element: {t!r}")
+
+
+def logical_divide(layout: Any, tiler: Any) -> Any:
+    """Split ``layout`` into (tile, rest): ``composition(layout, (tiler, complement(tiler, shape(layout))))``.
+
+    A tuple tiler divides mode by mode (extra modes of ``layout`` are kept).
+
+    @pre ``rank(tiler) <= rank(layout)`` for a tuple tiler ("Too many modes in tiler").
+    @post ``size(result) == size(layout)`` when the tiler divides the layout.
+    @post ``result(i) == layout(tiled(i))`` where ``tiled = (tiler, complement(tiler, shape(layout)))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(logical_divide(parse("(_4,_2,_3):(_2,_1,_8)"), parse("_4:_2")))
+    ((_2,_2),(_2,_3)):((_4,_1),(_2,_8))
+    """
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("logical_divide", layout, tiler)
+    if isinstance(tiler, Layout):
+        comp = complement(tiler, product(layout._shape))
+        full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
+        return composition(layout, full)
+    if type(tiler) is tuple:
+        return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
+    if tiler is _:
+        return layout
+    if type(tiler) is int or isinstance(tiler, sympy.Expr):
+        return logical_divide(layout, _mk(tiler, 0 if _is1(tiler) else 1))
+    return _composed_dispatch("logical_divide", layout, tiler)
+
+
+def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
+    return _mk(zip2_by(layout._shape, tiler), zip2_by(layout._stride, tiler))
+
+
+def zipped_divide(layout: Any, tiler: Any) -> Any:
+    """``logical_divide`` with the tile modes gathered: ``((TILE...), (REST...))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(zipped_divide(parse("(_4096,_4096):(_4096,_1)"), parse("(_128,_32)")))
+    ((_128,_32),(_32,_128)):((_4096,_1),(_524288,_32))
+    """
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("zipped_divide", layout, tiler)
+    return _tile_unzip(logical_divide(layout, tiler), tiler)
+
+
+def _unpack(layout: Layout, first: bool) -> Layout:
+    """``result(_, repeat<R1>(_))`` or ``result(repeat<R0>(_), repeat<R1>(_))``."""
+    s, d = layout._shape, layout._stride
+    s0, s1 = s[0], s[1]  # type: ignore[index]
+    d0, d1 = d[0], d[1]  # type: ignore[index]
+    # CuTe's repeat<1>(_) is a plain _: a rank-1 mode is kept whole
+    def items(x: Any) -> tuple[Any, ...]:
+        return x if type(x) is tuple and len(x) != 1 else (x,)
+    if first:
+        return _mk(items(s0) + items(s1), items(d0) + items(d1))
+    return _mk((s0,) + items(s1), (d0,) + items(d1))
+
+
+def tiled_divide(layout: Any, tiler: Any) -> Any:
+    """``zipped_divide`` with the rest modes unpacked: ``((TILE...), r0, r1, ...)``."""
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("tiled_divide", layout, tiler)
+    return _unpack(zipped_divide(layout, tiler), False)
+
+
+def flat_divide(layout: Any, tiler: Any) -> Any:
+    """``zipped_divide`` with both modes unpacked: ``(t0, t1, ..., r0, r1, ...)``."""
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("flat_divide", layout, tiler)
+    return _unpack(zipped_divide(layout, tiler), True)
+
+
+# ---------------------------------------------------------------- products
+def logical_product(block: Any, tiler: Any) -> Any:
+    """``(block, composition(complement(block, size(block)*cosize(tiler)), tiler))``:
+    ``block`` repeated as laid out by ``tiler``. A tuple tiler works mode by mode.
+
+    @pre ``rank(tiler) <= rank(block)`` for a tuple tiler.
+    @post ``rank(result) == 2`` for a layout tiler; ``result[0] == block``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(logical_product(parse("(_2,_2):(_4,_1)"), parse("_6:_1")))
+    ((_2,_2),(_2,_3)):((_4,_1),(_2,_8))
+    """
+    if not isinstance(block, Layout):
+        return _composed_dispatch("logical_product", block, tiler)
+    if isinstance(tiler, Layout):
+        comp = complement(block, _mul(product(block._shape), cosize(tiler)))
+        rest = composition(comp, tiler)
+        return _mk((block._shape, rest._shape), (block._stride, rest._stride))
+    if type(tiler) is tuple:
+        return _transform_layout(block, tiler, logical_product, what="logical_product")
+    if tiler is _:
+        return block
+    if type(tiler) is int or isinstance(tiler, sympy.Expr):
+        return logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
+    return _composed_dispatch("logical_product", block, tiler)
+
+
+def zipped_product(block: Any, tiler: Any) -> Any:
+    """``logical_product`` with modes gathered: ``((BLOCK...), (REST...))``."""
+    if not isinstance(block, Layout):
+        return _composed_dispatch("zipped_product", block, tiler)
+    return _tile_unzip(logical_product(block, tiler), tiler)
+
+
+def tiled_product(block: Any, tiler: Any) -> Any:
+    """``zipped_product`` with the rest modes unpacked."""
+    if not isinstance(block, Layout):
+        return _composed_dispatch("tiled_product", block, tiler)
+    return _unpack(zipped_product(block, tiler), False)
+
+
+def flat_product(block: Any, tiler: Any) -> Any:
+    """``zipped_product`` with both modes unpacked."""
+    if not isinstance(block, Layout):
+        return _composed_dispatch("flat_product", block, tiler)
+    return _unpack(zipped_product(block, tiler), True)
+
+
+def _append_rank(layout: Layout, r: int) -> Layout:
+    s, d = layout._shape, layout._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    k = r - len(s)  # type: ignore[arg-type]
+    if k <= 0:
+        return _mk(s, d)
+    return _mk(s + (1,) * k, d + (0,) * k)  # type: ignore[operator]
+
+
+def zip_layouts(a: Layout, b: Layout) -> Layout:
+    """``((a0,b0),(a1,b1),...)``: CuTe's ``zip`` of two layouts of equal rank."""
+    sa, da, sb, db = a._shape, a._stride, b._shape, b._stride
+    if type(sa) is not tuple:
+        sa, da = (sa,), (da,)
+    if type(sb) is not tuple:
+        sb, db = (sb,), (db,)
+    if len(sa) != len(sb):  # type: ignore[arg-type]
+        raise RankError("zip: Mismatched ranks")
+    return _mk(tuple(zip(sa, sb)), tuple(zip(da, db)))  # type: ignore[arg-type]
+
+
+def _rank_product(block: Layout, tiler: Layout, raked: bool, what: str) -> Layout:
+    if not isinstance(block, Layout) or not isinstance(tiler, Layout):
+        return _composed_dispatch(what, block, tiler)  # type: ignore[no-any-return]
+    r = max(block.rank(), tiler.rank())
+    pb, pt = _append_rank(block, r), _append_rank(tiler, r)
+    result = logical_product(pb, pt)
+    m0 = _mk(result._shape[0], result._stride[0])
+    m1 = _mk(result._shape[1], result._stride[1])
+    z = zip_layouts(m1, m0) if raked else zip_layouts(m0, m1)
+    return coalesce(z, (1,) * r)
+
+
+def blocked_product(block: Layout, tiler: Layout) -> Layout:
+    """Repeat ``block`` over ``tiler``, block-major: mode ``k`` is ``(block_k, tiler_k)``.
+
+    @post ``rank(result) == max(rank(block), rank(tiler))``.
+    @post ``result`` restricted to each block is ``block`` (up to coalescing).
+
+    >>> from cute_sym.notation import parse
+    >>> print(blocked_product(parse("(_2,_5):(_5,_1)"), parse("(_3,_4):(_1,_3)")))
+    ((_2,_3),(_5,_4)):((_5,_10),(_1,_30))
+    """
+    return _rank_product(block, tiler, False, "blocked_product")
+
+
+def raked_product(block: Layout, tiler: Layout) -> Layout:
+    """Repeat ``block`` over ``tiler``, interleaved: mode ``k`` is ``(tiler_k, block_k)``.
+
+    @post ``rank(result) == max(rank(block), rank(tiler))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(raked_product(parse("(_2,_5):(_5,_1)"), parse("(_3,_4):(_1,_3)")))
+    ((_3,_2),(_4,_5)):((_10,_5),(_30,_1))
+    """
+    return _rank_product(block, tiler, True, "raked_product")
+
+
+def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Layout:
+    """Repeat ``block`` (blocked) until it has the target shape.
+
+    @pre ``rank(block) <= rank(trg_shape)``; each block extent divides the target extent.
+    @post ``compatible(trg_shape, shape(result))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(tile_to_shape(parse("(_8,_8):(_8,_1)"), (32, 64)))
+    ((_8,_4),(_8,_8)):((_8,_64),(_1,_256))
+    """
+    r = len(trg_shape) if type(trg_shape) is tuple else 1
+    if block.rank() > r:
+        raise RankError("tile_to_shape: Rank of layout must be <= rank of target shape.")
+    padded = _append_rank(block, r)
+    block_shape = product_each(padded._shape)
+    target_shape = product_each(trg_shape if type(trg_shape) is tuple else (trg_shape,))
+    for t, b in zip(target_shape, block_shape):  # type: ignore[call-overload]
+        if not decide.require("|", b, t, why="tile_to_shape"):
+            raise LayoutError("tile_to_shape: block shape does not divide the target shape.")
+    product_shape = ceil_div(target_shape, block_shape)
+    if isinstance(order, _Major):
+        tiler = make_layout(product_shape, order)
+    else:
+        tiler = make_ordered_layout(product_shape, order)
+    return coalesce(blocked_product(padded, tiler), product_shape)
+
+
+# ---------------------------------------------------------------- recast
+def upcast(layout: Layout, n: int) -> Layout:
+    """View ``layout`` in units ``n`` times larger: the stride-1 mode shrinks by ``n``,
+    other strides are divided by ``n``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(upcast(parse("(_4,_8):(_1,_4)"), 2))
+    (_2,_8):(_1,_2)
+    """
+    def go(s: Any, d: Any) -> tuple[Any, Any]:
+        if type(s) is tuple:
+            parts = [go(x, y) for x, y in zip(s, d)]
+            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+        if _is0(d):
+            return s, d
+        if type(d) is int or decide.prove("<", sabs(d), n) is not False:
+            return shape_div(s, shape_div(n, sabs(d))), shape_div(d, n)
+        if not decide.require("|", n, d, why="upcast"):
+            raise LayoutError(f"upcast: stride {d} is not a multiple of {n}")
+        return s, cdiv(d, n)
+    s, d = go(layout._shape, layout._stride)
+    return _mk(s, d)
+
+
+def downcast(layout: Layout, n: int) -> Layout:
+    """View ``layout`` in units ``n`` times smaller: the stride-±1 mode grows by ``n``,
+    other strides are multiplied by ``n``.
+
+    @pre some stride is 1 ("Downcast requires adjacent elements").
+
+    >>> from cute_sym.notation import parse
+    >>> print(downcast(parse("(_4,_8):(_1,_4)"), 2))
+    (_8,_8):(_1,_8)
+    """
+    if not any(type(d) is int and d == 1 for d in iter_leaves(layout._stride)):
+        raise LayoutError("Downcast requires adjacent elements (a static stride-1 mode)")
+
+    def go(s: Any, d: Any) -> tuple[Any, Any]:
+        if type(s) is tuple:
+            parts = [go(x, y) for x, y in zip(s, d)]
+            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+        if type(d) is int and d in (1, -1):
+            return _mul(s, n), d
+        return s, _mul(d, n)
+    s, d = go(layout._shape, layout._stride)
+    return _mk(s, d)
+
+
+def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
+    """Re-express ``layout`` from elements of ``old_bits`` to elements of ``new_bits``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 16, 32))
+    (_2,_8):(_1,_2)
+    """
+    import math
+    g = math.gcd(new_bits, old_bits)
+    num, den = new_bits // g, old_bits // g
+    if num == 1 and den == 1:
+        return layout
+    if num == 1:
+        return downcast(layout, den)
+    if den == 1:
+        return upcast(layout, num)
+    raise LayoutError(f"Recast not supported: {old_bits} bits to {new_bits} bits")

@@ -1,0 +1,60 @@
+"""Coordinate maps with CuTe's argument forms (``crd2idx(coord, layout)``, ``idx2crd(coord, shape)``).
+
+Coordinate symbols are re-read as non-negative integers (a coordinate may be 0).
+
+>>> from cute_sym.notation import parse
+>>> crd2idx(parse("(_1,_5)"), parse("(_3,(_2,_3)):(_3,(_12,_1))"))
+17
+>>> idx2crd(16, (3, (2, 3)))
+(1, (1, 2))
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import sympy
+
+from . import int_tuple
+from .int_tuple import IntTuple, transform_leaf
+from .integers import Dyn, DynSymbol, IntLike
+from .layout import Layout
+
+__all__ = ["crd2idx", "idx2crd", "as_coordinate"]
+
+
+def as_coordinate(coord: Any) -> Any:
+    """Coordinate symbols made without a sign become non-negative (same name)."""
+    def leaf(x: Any) -> Any:
+        if isinstance(x, sympy.Expr) and x.free_symbols:
+            sub = {}
+            for s in x.free_symbols:
+                if not isinstance(s, DynSymbol) and not s.is_nonnegative:  # type: ignore[attr-defined]
+                    sub[s] = Dyn(s.name, sign="nonnegative")  # type: ignore[attr-defined]
+                elif s.is_positive and not isinstance(s, DynSymbol):  # type: ignore[attr-defined]
+                    sub[s] = Dyn(s.name, sign="nonnegative")  # type: ignore[attr-defined]
+            return x.xreplace(sub) if sub else x
+        return x
+    return transform_leaf(coord, leaf)
+
+
+def crd2idx(coord: Any, layout: Any, stride: Optional[IntTuple] = None) -> IntLike:
+    """The index of ``coord`` in ``layout`` (or in ``shape``, ``stride``).
+
+    @pre ``coord`` is weakly congruent with the shape ("Mismatched Ranks").
+    @post equals ``layout(coord)``.
+    """
+    coord = as_coordinate(coord)
+    if isinstance(layout, Layout):
+        return int_tuple.crd2idx(coord, layout.shape, layout.stride)
+    return int_tuple.crd2idx(coord, layout, stride)
+
+
+def idx2crd(coord: Any, shape: Any, stride: Optional[IntTuple] = None) -> Any:
+    """The natural coordinate of index ``coord`` in ``shape``.
+
+    @post ``crd2idx(result, shape) == coord`` for ``0 <= coord < size(shape)``.
+    """
+    coord = as_coordinate(coord)
+    if isinstance(shape, Layout):
+        shape = shape.shape
+    return int_tuple.idx2crd(coord, shape, stride)

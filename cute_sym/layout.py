@@ -1,0 +1,525 @@
+"""Layout: an immutable ``Shape:Stride`` pair, a function from coordinates to offsets.
+
+>>> L = make_layout((4, 8))              # column-major, CuTe's LayoutLeft
+>>> print(L)
+(_4,_8):(_1,_4)
+>>> L(5), L(1, 1), L((1, 1))
+(5, 5, 5)
+>>> print(L(_, 2))                       # slice: keep mode 0, fix mode 1
+(_4):(_1)
+>>> M = Dyn("M")
+>>> print(make_layout((M, 8)))
+(M,_8):(_1,M)
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional, Union, overload
+
+import sympy
+from typing_extensions import TypeAlias
+
+from . import decide
+from .errors import LayoutError, RankError
+from .int_tuple import (
+    IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, flatten as tuple_flatten,
+    fmt, is_int, iter_leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
+)
+from .integers import IntLike, as_int_like
+
+__all__ = [
+    "Layout", "LayoutLeft", "LayoutRight", "make_layout", "make_ordered_layout", "make_layout_like",
+    "make_identity_layout", "size", "cosize", "coshape", "rank", "depth", "shape", "stride", "get", "select",
+    "take", "group", "append", "prepend", "flatten", "unflatten", "slice_", "slice_and_offset", "dice",
+    "filter_zeros", "is_layout", "Tiler",
+]
+
+
+class _Major:
+    __slots__ = ("row",)
+
+    def __init__(self, row: bool) -> None:
+        self.row = row
+
+    def __repr__(self) -> str:
+        return "LayoutRight" if self.row else "LayoutLeft"
+
+
+#: Column-major (CuTe's LayoutLeft, the default) and row-major compact strides.
+LayoutLeft = _Major(False)
+LayoutRight = _Major(True)
+
+
+def _check_tuple(t: Any, what: str) -> IntTuple:
+    if isinstance(t, (tuple, list)):
+        return tuple(_check_tuple(e, what) for e in t)
+    return as_int_like(t, what)
+
+
+class Layout:
+    """An immutable layout ``shape:stride`` with congruent nested shape and stride.
+
+    Call it with a 1-D index, a natural coordinate, or a coordinate holding
+    ``_`` (a slice); ``L[k]`` is mode ``k``.
+
+    @pre ``congruent(shape, stride)``.
+    """
+
+    __slots__ = ("_shape", "_stride")
+
+    _shape: IntTuple
+    _stride: IntTuple
+
+    def __init__(self, shape: Any, stride: Any = None) -> None:
+        s = _check_tuple(shape, "shape")
+        d = compact_major(s) if stride is None else _check_tuple(stride, "stride")
+        if not congruent(s, d):
+            raise RankError(f"Layout: shape {fmt(s)} and stride {fmt(d)} are not congruent")
+        _set_shape(self, s)
+        _set_stride(self, d)
+
+    @classmethod
+    def _make(cls, shape: IntTuple, stride: IntTuple) -> "Layout":
+        """Trusted constructor for the algebra (no checks)."""
+        o = _new(cls)
+        _set_shape(o, shape)
+        _set_stride(o, stride)
+        return o
+
+    @property
+    def shape(self) -> IntTuple:
+        return self._shape
+
+    @property
+    def stride(self) -> IntTuple:
+        return self._stride
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Layout is immutable")
+
+    def rank(self) -> int:
+        return tuple_rank(self._shape)
+
+    def depth(self) -> int:
+        return tuple_depth(self._shape)
+
+    def size(self) -> IntLike:
+        return product(self._shape)
+
+    def cosize(self) -> IntLike:
+        return cosize(self)
+
+    def is_static(self) -> bool:
+        return all(type(x) is int for x in iter_leaves(self._shape)) and all(
+            type(x) is int for x in iter_leaves(self._stride))
+
+    def __call__(self, *coord: Any) -> Any:
+        c: Any = coord[0] if len(coord) == 1 else coord
+        if _has_underscore(c):
+            return slice_(c, self)
+        return crd2idx(c, self._shape, self._stride)
+
+    def __getitem__(self, k: Union[int, tuple[int, ...]]) -> "Layout":
+        if type(k) is tuple:
+            out = self
+            for i in k:
+                out = out[i]
+            return out
+        s, d = self._shape, self._stride
+        if type(s) is not tuple:
+            if k in (0, -1):
+                return self
+            raise RankError(f"mode {k} out of range for a rank-1 layout")
+        try:
+            return Layout._make(s[k], d[k])  # type: ignore[index]
+        except IndexError:
+            raise RankError(f"mode {k} out of range for rank {len(s)}") from None
+
+    def __iter__(self) -> Iterator["Layout"]:
+        for k in range(self.rank()):
+            yield self[k]
+
+    def __str__(self) -> str:
+        return fmt(self._shape) + ":" + fmt(self._stride)
+
+    def _cute_str(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Layout({self})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and self._shape == other._shape and self._stride == other._stride
+
+    def __hash__(self) -> int:
+        return hash((self._shape, self._stride))
+
+
+_new = object.__new__
+_set_shape = Layout.__dict__["_shape"].__set__
+_set_stride = Layout.__dict__["_stride"].__set__
+
+Tiler: TypeAlias = Union[Layout, IntTuple, Underscore, tuple[Any, ...]]
+
+
+def is_layout(x: object) -> bool:
+    return isinstance(x, Layout)
+
+
+def _has_underscore(c: Any) -> bool:
+    if c is _:
+        return True
+    if type(c) is tuple:
+        return any(_has_underscore(e) for e in c)
+    return False
+
+
+# ---------------------------------------------------------------- construction
+@overload
+def make_layout(shape: Any, stride: Any = None) -> Layout: ...
+@overload
+def make_layout(*layouts: Layout) -> Layout: ...
+
+
+def make_layout(*args: Any, **kw: Any) -> Layout:
+    """Make a layout from a shape (and stride), or concatenate layouts.
+
+    * ``make_layout(shape)``: compact column-major (``LayoutLeft``).
+    * ``make_layout(shape, LayoutRight)``: compact row-major.
+    * ``make_layout(shape, stride)``: the given strides (congruent to ``shape``).
+    * ``make_layout(L0, L1, ...)``: the layout whose modes are ``L0, L1, ...``.
+
+    @post ``congruent(result.shape, result.stride)``.
+
+    >>> print(make_layout((2, (1, 3))))
+    (_2,(_1,_3)):(_1,(_0,_2))
+    >>> print(make_layout((2, 3), LayoutRight))
+    (_2,_3):(_3,_1)
+    >>> print(make_layout(make_layout(4, 2), make_layout(3, 8)))
+    (_4,_3):(_2,_8)
+    """
+    stride = kw.pop("stride", None)
+    if kw:
+        raise LayoutError(f"make_layout: unexpected arguments {sorted(kw)}")
+    if args and all(isinstance(a, Layout) for a in args):
+        if stride is not None:
+            raise LayoutError("make_layout: a stride cannot follow layouts")
+        return Layout._make(tuple(a._shape for a in args), tuple(a._stride for a in args))
+    if len(args) == 2 and stride is None:
+        stride = args[1]
+        args = args[:1]
+    if len(args) != 1:
+        raise LayoutError("make_layout takes a shape (and a stride), or layouts")
+    shape = _check_tuple(args[0], "shape")
+    if isinstance(stride, _Major):
+        return Layout._make(shape, compact_major(shape, 1, stride.row))
+    return Layout(shape, stride)
+
+
+def make_identity_layout(shape: Any) -> Layout:
+    """The compact column-major layout of ``shape`` (1-D index of each coordinate)."""
+    return make_layout(shape)
+
+
+def make_ordered_layout(shape: Any, order: Any) -> Layout:
+    """Compact layout whose modes are ordered by ``order`` (smallest stride first).
+
+    Dynamic (symbolic) order values count as larger than every static one, in
+    left-to-right order, as in CuTe. Equal orders get the same starting stride.
+
+    @pre ``order`` is weakly congruent with ``shape`` ("Need equal rank of shape and order").
+    @post ``result`` is compact: a bijection onto ``[0, size(shape))`` when the orders differ.
+
+    >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
+    (_2,_2,_2,_2):(_1,_4,_8,_2)
+    """
+    shape = _check_tuple(shape, "shape")
+    order = _check_tuple(order, "order")
+    ref_shape = _product_like(shape, order)
+    flat_order = list(iter_leaves(order))
+    ref_shape_flat = list(iter_leaves(ref_shape))
+    max_static = 0
+    for o in flat_order:
+        if type(o) is int and o > max_static:
+            max_static = o
+    ref_order = [o if type(o) is int else max_static + 1 + i for i, o in enumerate(flat_order)]
+    new_order = tuple_unflatten(tuple(ref_order), order) if type(order) is tuple else ref_order[0]
+
+    def go(s: IntTuple, o: Any) -> IntTuple:
+        if type(o) is tuple:
+            if type(s) is not tuple or len(s) != len(o):
+                raise RankError("make_ordered_layout: Need equal rank of shape and order")
+            return tuple(go(x, y) for x, y in zip(s, o))
+        start: IntLike = 1
+        for rs, ro in zip(ref_shape_flat, ref_order):
+            if ro < o:
+                start = start * rs
+        return compact_major(s, norm(start))
+
+    return Layout._make(shape, go(shape, new_order))
+
+
+def _product_like(shape: IntTuple, order: Any) -> IntTuple:
+    if type(order) is tuple:
+        if type(shape) is not tuple or len(shape) != len(order):
+            raise RankError("make_ordered_layout: Need equal rank of shape and order")
+        return tuple(_product_like(s, o) for s, o in zip(shape, order))
+    return product(shape)
+
+
+def make_layout_like(layout: Layout) -> Layout:
+    """A compact layout of the same shape whose modes are ordered like ``layout``'s strides.
+
+    >>> print(make_layout_like(make_layout((2, 3), (30, 2))))
+    (_2,_3):(_3,_1)
+    """
+    order = transform_leaf(layout._stride, lambda d: d if type(d) is int else d)
+    flat = list(iter_leaves(order))
+    if all(type(d) is int for d in flat):
+        ranks = sorted(range(len(flat)), key=lambda i: (abs(flat[i]), i))
+        pos = [0] * len(flat)
+        for r, i in enumerate(ranks):
+            pos[i] = r
+        order = tuple_unflatten(tuple(pos), layout._stride) if type(layout._stride) is tuple else 0
+    return make_ordered_layout(layout._shape, order)
+
+
+# ---------------------------------------------------------------- queries
+def shape(x: Any) -> Any:
+    return x.shape if isinstance(x, Layout) else x
+
+
+def stride(x: Layout) -> IntTuple:
+    return x.stride
+
+
+def size(x: Any) -> IntLike:
+    """Number of elements: product of the shape of a layout, or of an IntTuple.
+
+    >>> size(make_layout((4, (2, 3)))), size((4, 5))
+    (24, 20)
+    """
+    if isinstance(x, Layout):
+        return product(x._shape)
+    f = getattr(x, "size", None)
+    if callable(f):
+        return f()  # type: ignore[no-any-return]
+    return product(x)
+
+
+def rank(x: Any) -> int:
+    """Number of top-level modes.
+
+    >>> rank(make_layout((4, (2, 3)))), rank(7)
+    (2, 1)
+    """
+    if isinstance(x, Layout):
+        return tuple_rank(x._shape)
+    f = getattr(x, "rank", None)
+    if callable(f):
+        return f()  # type: ignore[no-any-return]
+    return tuple_rank(x)
+
+
+def depth(x: Any) -> int:
+    """Nesting depth of the shape (0 for an integral shape)."""
+    if isinstance(x, Layout):
+        return tuple_depth(x._shape)
+    f = getattr(x, "depth", None)
+    if callable(f):
+        return f()  # type: ignore[no-any-return]
+    return tuple_depth(x)
+
+
+def coshape(layout: Layout) -> IntTuple:
+    """Per-mode extent of the codomain: ``1 + sum((s - 1) * |d|)`` over each mode's leaves."""
+    def one(s: IntTuple, d: IntTuple) -> IntLike:
+        total: IntLike = 1
+        for si, di in zip(iter_leaves(s), iter_leaves(d)):
+            total = total + (si - 1) * sabs(di)
+        return total if type(total) is int else norm(sympy.expand(total))
+
+    if type(layout._shape) is tuple:
+        return tuple(one(s, d) for s, d in zip(layout._shape, layout._stride))  # type: ignore[arg-type]
+    return one(layout._shape, layout._stride)
+
+
+def cosize(layout: Any) -> IntLike:
+    """Smallest ``M`` with ``layout(i) < M`` for every ``i`` in the domain (strides taken by absolute value).
+
+    @post ``cosize == 1 + layout(size - 1)`` for non-negative strides.
+
+    >>> cosize(make_layout((4, 8), (1, 8))), cosize(make_layout((2, 3), (0, 2)))
+    (60, 5)
+    """
+    if not isinstance(layout, Layout):
+        f = getattr(layout, "cosize", None)
+        if callable(f):
+            return f()  # type: ignore[no-any-return]
+        raise LayoutError(f"cosize: not a layout: {layout!r}")
+    total: IntLike = 1
+    for s, d in zip(iter_leaves(layout._shape), iter_leaves(layout._stride)):
+        if type(s) is int and type(d) is int:
+            total = total + (s - 1) * (d if d >= 0 else -d)
+        else:
+            total = total + (s - 1) * sabs(d)
+    return total if type(total) is int else norm(sympy.expand(total))
+
+
+def get(layout: Layout, *idx: int) -> Layout:
+    """Hierarchical mode access: ``get(L, i, j)`` is ``L[i][j]``."""
+    out = layout
+    for i in idx:
+        out = out[i]
+    return out
+
+
+def select(layout: Layout, *modes: int) -> Layout:
+    """The layout made of the given top-level modes, in that order."""
+    return make_layout(*[layout[m] for m in modes]) if len(modes) != 1 else Layout._make(
+        (layout[modes[0]]._shape,), (layout[modes[0]]._stride,))
+
+
+def take(layout: Layout, begin: int, end: int) -> Layout:
+    """Modes ``[begin, end)`` (CuTe's ``take<B,E>``)."""
+    r = rank(layout)
+    if not (0 <= begin < end <= r):
+        raise RankError(f"take: range [{begin},{end}) out of bounds for rank {r}")
+    s, d = _as_tuple(layout)
+    return Layout._make(s[begin:end], d[begin:end])
+
+
+def _as_tuple(layout: Layout) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    if type(layout._shape) is tuple:
+        return layout._shape, layout._stride  # type: ignore[return-value]
+    return (layout._shape,), (layout._stride,)
+
+
+def group(layout: Layout, begin: int, end: int) -> Layout:
+    """Group modes ``[begin, end)`` into one mode (CuTe's ``group<B,E>``)."""
+    s, d = _as_tuple(layout)
+    if not (0 <= begin <= end <= len(s)):
+        raise RankError(f"group: range [{begin},{end}) out of bounds for rank {len(s)}")
+    return Layout._make(s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:])
+
+
+def append(layout: Layout, x: Optional[Layout] = None, n: Optional[int] = None) -> Layout:
+    """Append mode ``x`` (default ``_1:_0``); with ``n``, pad with ``x`` up to rank ``n``.
+
+    >>> print(append(make_layout(4), n=3))
+    (_4,_1,_1):(_1,_0,_0)
+    """
+    xs, xd = (1, 0) if x is None else (x._shape, x._stride)
+    s, d = _as_tuple(layout)
+    if n is None:
+        return Layout._make(s + (xs,), d + (xd,))
+    if len(s) > n:
+        return layout
+    return Layout._make(s + (xs,) * (n - len(s)), d + (xd,) * (n - len(s)))
+
+
+def prepend(layout: Layout, x: Optional[Layout] = None, n: Optional[int] = None) -> Layout:
+    """Prepend mode ``x`` (default ``_1:_0``); with ``n``, pad in front up to rank ``n``."""
+    xs, xd = (1, 0) if x is None else (x._shape, x._stride)
+    s, d = _as_tuple(layout)
+    k = 1 if n is None else max(0, n - len(s))
+    return Layout._make((xs,) * k + s, (xd,) * k + d)
+
+
+def flatten(x: Any) -> Any:
+    """Flatten a layout (depth at most 1) or an IntTuple.
+
+    >>> print(flatten(make_layout(((2, 3), 5), ((1, 2), 6))))
+    (_2,_3,_5):(_1,_2,_6)
+    """
+    if isinstance(x, Layout):
+        return Layout._make(tuple_flatten(x._shape), tuple_flatten(x._stride))
+    f = getattr(x, "flatten", None)
+    if callable(f):
+        return f()
+    return tuple_flatten(x)
+
+
+def unflatten(x: Any, profile: Any) -> Any:
+    """Fold a flat layout or IntTuple into the nesting of ``profile``."""
+    if isinstance(x, Layout):
+        return Layout._make(tuple_unflatten(x._shape, profile), tuple_unflatten(x._stride, profile))
+    return tuple_unflatten(x, profile)
+
+
+def _slice_t(c: Any, t: Any) -> Any:
+    if type(c) is tuple:
+        if type(t) is not tuple or len(c) != len(t):
+            raise RankError(f"slice: Mismatched Ranks ({fmt(c)} for {fmt(t)})")
+        out: list[Any] = []
+        for ci, ti in zip(c, t):
+            if type(ci) is tuple:
+                out.extend(_slice_t(ci, ti))
+            elif ci is _:
+                out.append(ti)
+        return tuple(out)
+    if c is _:
+        return t
+    return ()
+
+
+def _dice_t(c: Any, t: Any) -> Any:
+    if type(c) is tuple:
+        if type(t) is not tuple or len(c) != len(t):
+            raise RankError(f"dice: Mismatched Ranks ({fmt(c)} for {fmt(t)})")
+        out: list[Any] = []
+        for ci, ti in zip(c, t):
+            if type(ci) is tuple:
+                out.extend(_dice_t(ci, ti))
+            elif ci is not _:
+                out.append(ti)
+        return tuple(out)
+    if c is _:
+        return ()
+    return (t,)
+
+
+def slice_(coord: Any, layout: Layout) -> Layout:
+    """The sub-layout of the modes where ``coord`` holds ``_`` (CuTe's ``slice``).
+
+    >>> print(slice_((_, (1, _)), make_layout((4, (2, 3)))))
+    (_4,_3):(_1,_8)
+    """
+    return Layout._make(_slice_t(coord, layout._shape), _slice_t(coord, layout._stride))
+
+
+def dice(coord: Any, layout: Layout) -> Layout:
+    """The sub-layout of the modes where ``coord`` does *not* hold ``_``."""
+    return Layout._make(_dice_t(coord, layout._shape), _dice_t(coord, layout._stride))
+
+
+def _zero_underscores(c: Any) -> Any:
+    if type(c) is tuple:
+        return tuple(_zero_underscores(e) for e in c)
+    return 0 if c is _ else c
+
+
+def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, IntLike]:
+    """``(slice(coord, layout), offset)`` where ``offset`` is ``layout`` at ``coord`` with ``_`` as 0.
+
+    >>> s, off = slice_and_offset((_, 2), make_layout((4, 8)))
+    >>> print(s), off
+    (_4):(_1)
+    (None, 8)
+    """
+    c = _zero_underscores(coord)
+    return slice_(coord, layout), crd2idx(c, layout._shape, layout._stride)
+
+
+def filter_zeros(layout: Layout) -> Layout:
+    """Replace every mode of stride 0 with size 1 (a possibly-zero symbolic stride stays)."""
+    def go(s: Any, d: Any) -> Any:
+        if type(s) is tuple:
+            return tuple(go(x, y) for x, y in zip(s, d))
+        if type(d) is int:
+            return 1 if d == 0 else s
+        return 1 if decide.prove("==", d, 0) else s
+    return Layout._make(go(layout._shape, layout._stride), layout._stride)
+
+
+def is_leaf(x: Any) -> bool:
+    return is_int(x)

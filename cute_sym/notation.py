@@ -1,0 +1,277 @@
+"""CuTe notation: read what CuTe prints, print what CuTe prints.
+
+``parse`` reads int tuples (``(_2,(_3,M))``), layouts (``(_4,_8):(_1,_4)``),
+tilers (``(_4:_1,_)``, ``(_4,_8)``), ``_``, swizzles (``Sw<3,4,3>``) and composed
+layouts (``Sw<3,4,3> o _0 o (_8,_64):(_64,_1)``). ``_4`` is a static integer;
+a plain ``4`` is a dynamic integer whose value is known; an identifier is a
+dynamic symbol, assumed by position: a positive integer in a shape or a bare
+IntTuple, any integer in a stride (coordinates are re-read as non-negative by
+the operations that take them). Leaves may be formulas as cute_sym prints them
+(``16*N``, ``ceil_div(M,128)``, ``M//4``, ``M%4``, ``min(a,b)``).
+
+>>> L = parse("(_4,(M,_2)):(_1,(_4,4*M))")
+>>> print(L), str(parse("(_3:_3,(_2,_4):(_1,_8))"))
+(_4,(M,_2)):(_1,(_4,4*M))
+(None, '(_3:_3,(_2,_4):(_1,_8))')
+>>> print(subs(L, {"M": 8}))
+(_4,(8,_2)):(_1,(_4,32))
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional
+
+import sympy
+
+from .errors import NotationError
+from .int_tuple import _, fmt, norm
+from .integers import Dyn
+from .layout import Layout
+
+__all__ = ["parse", "to_str", "subs"]
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<sw>Sw<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_-?\d+)|(?P<num>\d+)"
+    r"|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/])|(?P<us>_))")
+
+_FUNCS = ("ceil_div", "min", "max", "abs", "floor_div")
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            raise NotationError(f"cannot read {text!r} at position {pos}: {text[pos:pos + 10]!r}")
+        kind = m.lastgroup
+        assert kind is not None
+        out.append((kind, m.group(kind)))
+        pos = m.end()
+    return out
+
+
+class _Reader:
+    def __init__(self, text: str, symbols: Mapping[str, Any]) -> None:
+        self.text = text
+        self.toks = _tokens(text)
+        self.i = 0
+        self.symbols = dict(symbols)
+        self.made: dict[tuple[str, str], sympy.Symbol] = {}
+
+    # -- token helpers
+    def peek(self, k: int = 0) -> Optional[tuple[str, str]]:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def take(self, value: Optional[str] = None) -> tuple[str, str]:
+        tok = self.peek()
+        if tok is None or (value is not None and tok[1] != value):
+            raise NotationError(f"expected {value or 'more'} in {self.text!r} (token {self.i})")
+        self.i += 1
+        return tok
+
+    def at(self, value: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok[0] == "op" and tok[1] == value
+
+    # -- grammar
+    def whole(self) -> Any:
+        obj = self.elem("shape")
+        if self.peek() is not None:
+            raise NotationError(f"trailing text in {self.text!r}: {self.text_from(self.i)!r}")
+        return obj
+
+    def text_from(self, i: int) -> str:
+        return "".join(t[1] for t in self.toks[i:])
+
+    def elem(self, role: str) -> Any:
+        tok = self.peek()
+        if tok is not None and tok[0] == "sw":
+            return self.composed()
+        shape = self.tup(role)
+        if self.at(":"):
+            self.take(":")
+            stride = self.tup("stride")
+            return Layout(shape, stride)
+        return shape
+
+    def composed(self) -> Any:
+        from .swizzle import ComposedLayout, Swizzle
+        _, text = self.take()
+        b, m, s = (int(x) for x in re.findall(r"-?\d+", text))
+        sw = Swizzle(b, m, s)
+        tok = self.peek()
+        if tok is None or tok[0] != "o":
+            return sw
+        self.take()
+        offset = self.leaf("stride")
+        tok = self.peek()
+        if tok is None or tok[0] != "o":
+            raise NotationError(f"expected ' o ' after the offset in {self.text!r}")
+        self.take()
+        inner = self.elem("shape")
+        return ComposedLayout(sw, offset, inner)
+
+    def tup(self, role: str) -> Any:
+        if self.at("("):
+            start = self.i
+            self.take("(")
+            items: list[Any] = []
+            while not self.at(")"):
+                items.append(self.elem(role))
+                if self.at(","):
+                    self.take(",")
+                elif not self.at(")"):
+                    raise NotationError(f"expected ',' or ')' in {self.text!r}")
+            self.take(")")
+            nxt = self.peek()
+            if nxt is not None and nxt[0] == "op" and nxt[1] in ("+", "-", "*", "//", "%", "/"):
+                # a parenthesised formula, not a 1-tuple
+                self.i = start
+                return self.expr(role)
+            return tuple(items)
+        return self.leaf(role)
+
+    def leaf(self, role: str) -> Any:
+        tok = self.peek()
+        if tok is None:
+            raise NotationError(f"unexpected end of {self.text!r}")
+        if tok[0] == "us":
+            self.take()
+            return _
+        if tok[0] == "st":
+            self.take()
+            return int(tok[1][1:])
+        return self.expr(role)
+
+    # formula grammar: sum of products; parentheses group
+    def expr(self, role: str) -> Any:
+        v = self.term(role)
+        while self.at("+") or self.at("-"):
+            op = self.take()[1]
+            r = self.term(role)
+            v = v + r if op == "+" else v - r
+        return norm(v) if not isinstance(v, sympy.Integer) else v
+
+    def term(self, role: str) -> Any:
+        v = self.unary(role)
+        while self.at("*") or self.at("//") or self.at("%") or self.at("/"):
+            op = self.take()[1]
+            r = self.unary(role)
+            if op == "*":
+                v = v * r
+            elif op == "//" or op == "/":
+                v = sympy.floor(sympy.sympify(v) / r)
+            else:
+                v = sympy.Mod(v, r)
+        return v
+
+    def unary(self, role: str) -> Any:
+        if self.at("-"):
+            self.take()
+            return -self.unary(role)
+        return self.atom(role)
+
+    def atom(self, role: str) -> Any:
+        tok = self.take()
+        kind, val = tok
+        if kind == "num":
+            return sympy.Integer(int(val))
+        if kind == "st":
+            return int(val[1:])
+        if kind == "op" and val == "(":
+            v = self.expr(role)
+            self.take(")")
+            return v
+        if kind == "id":
+            if self.at("(") and val in _FUNCS:
+                self.take("(")
+                args = [self.expr(role)]
+                while self.at(","):
+                    self.take(",")
+                    args.append(self.expr(role))
+                self.take(")")
+                return _call(val, args, self.text)
+            return self.symbol(val, role)
+        raise NotationError(f"unexpected {val!r} in {self.text!r}")
+
+    def symbol(self, name: str, role: str) -> Any:
+        if name in self.symbols:
+            return self.symbols[name]
+        key = (name, role)
+        if key not in self.made:
+            self.made[key] = Dyn(name, sign="any" if role == "stride" else "positive")
+        return self.made[key]
+
+
+def _call(name: str, args: list[Any], text: str) -> Any:
+    if name == "ceil_div" and len(args) == 2:
+        return sympy.ceiling(sympy.sympify(args[0]) / args[1])
+    if name == "floor_div" and len(args) == 2:
+        return sympy.floor(sympy.sympify(args[0]) / args[1])
+    if name == "min":
+        return sympy.Min(*args)
+    if name == "max":
+        return sympy.Max(*args)
+    if name == "abs" and len(args) == 1:
+        return sympy.Abs(args[0])
+    raise NotationError(f"bad call {name}({len(args)} arguments) in {text!r}")
+
+
+def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
+    """Read CuTe notation into an IntTuple, Layout, tiler, ``_``, Swizzle or ComposedLayout.
+
+    ``symbols`` maps identifiers to the integers (symbols or values) to use for them.
+
+    @post ``str(parse(s)) == s`` for every static string CuTe prints.
+
+    >>> parse("(_2,(_3,_4))"), parse("_")
+    ((2, (3, 4)), _)
+    >>> print(parse("(M,N):(_1,M)", {"M": 128}))
+    (_128,N):(_1,_128)
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"parse takes a string, got {type(text).__name__}")
+    if not text.strip():
+        raise NotationError("parse: empty text")
+    return _Reader(text, symbols or {}).whole()
+
+
+def to_str(obj: Any) -> str:
+    """CuTe notation of any cute_sym value (``str`` of a layout, ``fmt`` of a tuple)."""
+    if isinstance(obj, (tuple, int)) or isinstance(obj, sympy.Basic):
+        return fmt(obj)
+    return str(obj)
+
+
+def subs(obj: Any, values: Mapping[str, Any]) -> Any:
+    """Replace symbols by name. Values become dynamic-known integers (printed ``8``).
+
+    >>> print(subs(parse("(M,_2):(_1,M)"), {"M": 8}))
+    (8,_2):(_1,8)
+    """
+    def leaf(x: Any) -> Any:
+        if isinstance(x, sympy.Basic) and x.free_symbols:
+            mp = {s: values[s.name] for s in x.free_symbols if s.name in values}  # type: ignore[attr-defined]
+            if not mp:
+                return x
+            r = x.xreplace({k: sympy.Integer(v) if isinstance(v, int) else v for k, v in mp.items()})
+            if r.free_symbols:
+                return r
+            r = sympy.simplify(r) if not r.is_Integer else r
+            return sympy.Integer(r) if r.is_Integer else r
+        return x
+
+    def go(t: Any) -> Any:
+        if isinstance(t, tuple):
+            return tuple(go(e) for e in t)
+        if isinstance(t, Layout):
+            return Layout._make(go(t.shape), go(t.stride))
+        sub = getattr(t, "_cute_subs", None)
+        if callable(sub):
+            return sub(go)
+        return leaf(t)
+
+    return go(obj)
