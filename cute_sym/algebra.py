@@ -23,7 +23,7 @@ from typing import Any, Optional
 import sympy
 
 from . import decide
-from .errors import InjectivityError, LayoutError, RankError
+from .errors import DivisibilityError, InjectivityError, LayoutError, RankError
 from .int_tuple import (
     IntTuple, _, Underscore, cdiv, ceil_div, compact_major, fmt, iter_leaves, norm, product, product_each,
     sabs, shape_div, shape_min, signum, zip2_by, evenly_divides,
@@ -68,8 +68,18 @@ def _eq_proved(a: IntLike, b: IntLike) -> bool:
 
 
 def _mul(a: IntLike, b: IntLike) -> IntLike:
-    r = a * b  # type: ignore[operator]
-    return r if type(r) is int else norm(r)
+    """Product; a static 0 stays static (CuTe: _0 * x is _0)."""
+    if type(a) is int:
+        if type(b) is int or a == 0:
+            return a * b if type(b) is int else 0
+        if a == 1:
+            return b
+    elif type(b) is int:
+        if b == 0:
+            return 0
+        if b == 1:
+            return a
+    return a * b  # type: ignore[no-any-return, operator]
 
 
 # ---------------------------------------------------------------- coalesce
@@ -224,8 +234,46 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
 
 
 # ---------------------------------------------------------------- composition
+def _compose_min(a: IntLike, b: IntLike) -> IntLike:
+    """``cute::min`` of two positive extents (a symbolic pair needs the order decided)."""
+    if type(a) is int and type(b) is int:
+        return a if a <= b else b
+    if decide.require("<=", a, b, why=f"composition: min({a}, {b})"):
+        return a
+    return b
+
+
+def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
+    """``(abs(r), signum(r))`` of a non-zero rhs stride; a symbolic one of unknown sign is asked to be positive."""
+    if type(r) is int:
+        return (r, 1) if r > 0 else (-r, -1)
+    if decide.prove("<", r, 0):
+        return norm(-r), -1
+    if decide.require(">", r, 0, why="composition: the sign of the rhs stride"):
+        return r, 1
+    return sabs(r), signum(r)
+
+
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
-    """CuTe's composition_impl on a coalesced (flat) lhs ``ls:ld`` and rhs ``rs:rd``."""
+    """CuTe's composition_impl on a coalesced (flat) lhs ``ls:ld`` and rhs ``rs:rd``.
+
+    For a tuple lhs and an integral rhs ``rs:rd`` the modes ``0 .. R-2`` of the lhs
+    are folded left to right with ``(rest_shape, rest_stride) = (rs, rd)``:
+
+    * Stride Divisibility Condition (checked when ``s_i`` and ``rest_stride`` are
+      static): ``rest_stride % s_i == 0`` or ``rest_stride < s_i``;
+    * ``next_shape = ceil_div(s_i, |rest_stride|)``,
+      ``next_stride = ceil_div(|rest_stride|, s_i) * signum(rest_stride)``;
+    * when ``next_shape`` or ``rest_shape`` is a static 1 the mode is skipped;
+      otherwise ``new_shape = min(next_shape, rest_shape)`` (Shape Divisibility
+      Condition, checked when both are static: ``new_shape | rest_shape``) is
+      appended with stride ``rest_stride * d_i`` and ``rest_shape /= new_shape``;
+    * ``rest_stride = next_stride``.
+
+    The last lhs mode takes ``rest_shape : rest_stride * d_{R-1}``; it is dropped
+    when ``rest_shape`` is a static 1 and something was appended; a single
+    resulting mode is unwrapped. No coalesce of the result.
+    """
     if type(rs) is tuple:
         modes = [_compose_impl(ls, ld, s, d) for s, d in zip(rs, rd)]
         return _mk(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
@@ -233,34 +281,56 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
         return _mk(rs, rd)
     if type(ls) is not tuple:
         return _mk(rs, _mul(rd, ld))
-    R = len(ls)
-    if type(rd) is int and rd == 1:
-        res1: list[Any] = []
-        rest_shape: Any = rs
-        for i in range(R - 1):
-            si = ls[i]
-            res1.append(shape_min(si, rest_shape))
-            rest_shape = shape_div(rest_shape, si)
-        return _bw_coalesce(res1, list(ld), R - 2, rest_shape, ld[R - 1])
-    if not (type(rd) is int) and decide.prove("==", rd, 0):
+    if type(rd) is not int and decide.prove("==", rd, 0):
         return _mk(rs, 0)
-    res1 = []
-    strides1: list[Any] = []
+    R = len(ls)
+    res_s: list[Any] = []
+    res_d: list[Any] = []
+    rest_shape: Any = rs
     rest_stride: Any = rd
     for i in range(R - 1):
-        si = ls[i]
-        q = shape_div(si, rest_stride)
-        res1.append(q)
-        # elem_scale(stride, shape_div(s0, s1)): stride_i * (si / q)
-        strides1.append(_mul(ld[i], shape_div(si, q)))
-        rest_stride = shape_div(rest_stride, si)
-    res2: list[Any] = []
-    rest_shape = rs
-    for i in range(R - 1):
-        si = res1[i]
-        res2.append(shape_min(sabs(si), rest_shape))
-        rest_shape = shape_div(rest_shape, sabs(si))
-    return _bw_coalesce(res2, strides1, R - 2, rest_shape, _mul(rest_stride, ld[R - 1]))
+        cs = ls[i]
+        if type(cs) is int and type(rest_stride) is int:
+            # plain-int fast path
+            if not (rest_stride % cs == 0 or rest_stride < cs):
+                raise DivisibilityError(
+                    f"Stride Divisibility Condition: {rest_stride} % {cs} != 0 and {rest_stride} >= {cs}")
+            ars = rest_stride if rest_stride >= 0 else -rest_stride
+            if ars == 0:
+                raise DivisibilityError("composition: division by zero (stride 0)")
+            next_shape: Any = (cs + ars - 1) // ars
+            next_stride: Any = ((ars + cs - 1) // cs) * ((rest_stride > 0) - (rest_stride < 0))
+        else:
+            ars, sgn = _compose_abs_sign(rest_stride)
+            next_shape = ceil_div(cs, ars)
+            next_stride = _mul(ceil_div(ars, cs), sgn)
+        if _is1(next_shape) or _is1(rest_shape):
+            rest_stride = next_stride
+            continue
+        new_shape = _compose_min(next_shape, rest_shape)
+        if type(new_shape) is int and type(rest_shape) is int:
+            if rest_shape % new_shape != 0:
+                raise DivisibilityError(
+                    f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
+            res_s.append(new_shape)
+            res_d.append(_mul(rest_stride, ld[i]))
+            rest_shape = rest_shape // new_shape
+        else:
+            res_s.append(new_shape)
+            res_d.append(_mul(rest_stride, ld[i]))
+            rest_shape = cdiv(rest_shape, new_shape)
+        rest_stride = next_stride
+    last_d = _mul(rest_stride, ld[R - 1])
+    if not res_s:
+        return _mk(rest_shape, last_d)
+    if _is1(rest_shape):
+        if len(res_s) == 1:
+            return _mk(res_s[0], res_d[0])
+        return _mk(tuple(res_s), tuple(res_d))
+    res_s.append(rest_shape)
+    res_d.append(last_d)
+    return _mk(tuple(res_s), tuple(res_d))
+
 
 
 def composition(lhs: Any, rhs: Any) -> Any:
@@ -380,9 +450,9 @@ def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None
 def right_inverse(layout: Any) -> Any:
     """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as CuTe's.
 
-    Follows the chain of strides 1, s0*d0, ... through the coalesced layout;
+    Follows the chain of strides ``1, s0*d0, ...`` through the coalesced layout;
     a symbolic stride joins the chain only when it is *proved* equal to the next
-    stride (CuTe ignores dynamic strides).
+    stride (CuTe ignores dynamic strides). Negative strides start no chain, as in CuTe.
 
     @post ``layout(result(i)) == i`` for ``i < size(result)``.
 
@@ -394,14 +464,13 @@ def right_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
-    flat = coalesce(layout)
+    flat = _coalesce(layout)
     fs, fd = _flat(flat)
-    ad = [sabs(d) for d in fd]
     seq: list[int] = []
     nxt: IntLike = 1
     while True:
         found = -1
-        for j, d in enumerate(ad):
+        for j, d in enumerate(fd):
             if j in seq:
                 continue
             if (d == nxt) if (type(d) is int and type(nxt) is int) else _eq_proved(d, nxt):
@@ -410,17 +479,15 @@ def right_inverse(layout: Any) -> Any:
         if found < 0:
             break
         seq.append(found)
-        ns = _mul(fs[found], ad[found])
-        if type(ns) is int and type(nxt) is int and ns == nxt:
-            break
-        if type(ns) is not int and type(nxt) is not int and _eq_proved(ns, nxt):
+        ns = _mul(fs[found], fd[found])
+        if _eq_proved(ns, nxt):
             break
         nxt = ns
     if not seq:
         return _mk(1, 0)
     rstride = compact_major(tuple(fs))
     shp = tuple(fs[i] for i in seq)
-    std = tuple(_mul(signum(fd[i]), rstride[i]) for i in seq)  # type: ignore[index]
+    std = tuple(rstride[i] for i in seq)  # type: ignore[index]
     if len(seq) == 1:
         return _mk(shp[0], std[0])
     return _mk(shp, std)
@@ -429,20 +496,59 @@ def right_inverse(layout: Any) -> Any:
 def left_inverse(layout: Any) -> Any:
     """A layout ``L`` with ``L(layout(i)) == i`` for every ``i < size(layout)``.
 
-    ``right_inverse(make_layout(layout, complement(layout)))``, as in CuTe.
+    The modes of the coalesced layout, ordered by stride, each stretched up to
+    the next stride (offsets in between are outside the image and map anywhere);
+    a leading gap below the smallest stride gets stride 0; stride-0 modes add
+    nothing (an all-zero layout gives ``size:0``).
 
-    @pre ``layout`` is injective.
-    @post ``result(layout(i)) == i`` for ``i < size(layout)``.
+    @pre ``layout`` is injective off its stride-0 modes, and each stride divides
+    the next one ("Left inverse divisibility condition").
+    @post ``result(layout(i)) == i`` for ``i < size(layout)`` (on the non-zero-stride part).
 
     >>> from cute_sym.notation import parse
-    >>> print(left_inverse(parse("(_4,_8):(_8,_1)")))
-    (_8,_4):(_4,_1)
+    >>> print(left_inverse(parse("(_4,_2):(_1,_16)")))
+    (_16,_2):(_1,_4)
+    >>> print(left_inverse(parse("_4:_2")))
+    (_2,_4):(_0,_1)
     """
     if layout is _:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("left_inverse", layout, None)
-    return right_inverse(make_layout(layout, complement(layout)))
+    flat = _coalesce(layout)
+    fs, fd = _flat(flat)
+    istride = list(iter_leaves(compact_major(tuple(fs))))
+    modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
+    if not modes:
+        return _mk(product(tuple(fs)), 0)
+    # stable sort by stride (decided)
+    order: list[tuple[Any, Any, Any]] = []
+    for m in modes:
+        pos = len(order)
+        while pos > 0:
+            a, b = m[1], order[pos - 1][1]
+            less = (a < b) if (type(a) is int and type(b) is int) else decide.require(
+                "<", a, b, assume=False, why="left_inverse (stride order)")
+            if not less:
+                break
+            pos -= 1
+        order.insert(pos, m)
+    rs: list[Any] = []
+    rd: list[Any] = []
+    first = order[0][1]
+    if not _is1(first):
+        rs.append(first)
+        rd.append(0)
+    for k in range(len(order) - 1):
+        s, d, ist = order[k]
+        nd = order[k + 1][1]
+        if not decide.require("|", d, nd, why="left_inverse"):
+            raise DivisibilityError(f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
+        rs.append(cdiv(nd, d))
+        rd.append(ist)
+    rs.append(order[-1][0])
+    rd.append(order[-1][2])
+    return _coalesce_flat(rs, rd)
 
 
 def max_common_layout(a: Layout, b: Layout) -> Layout:
@@ -524,7 +630,7 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     if not isinstance(layout, Layout):
         return _composed_dispatch("logical_divide", layout, tiler)
     if isinstance(tiler, Layout):
-        comp = complement(tiler, product(layout._shape))
+        comp = complement(tiler, _coalesce(layout)._shape)
         full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
         return composition(layout, full)
     if type(tiler) is tuple:
@@ -653,12 +759,14 @@ def _rank_product(block: Layout, tiler: Layout, raked: bool, what: str) -> Layou
     if not isinstance(block, Layout) or not isinstance(tiler, Layout):
         return _composed_dispatch(what, block, tiler)  # type: ignore[no-any-return]
     r = max(block.rank(), tiler.rank())
+    if r == 1 and (type(block._shape) is not tuple or type(tiler._shape) is not tuple):
+        raise RankError(f"{what}: a rank-1 operand must have a tuple shape here "
+                        "(CuTe cannot pad an integral shape with append<1>)")
     pb, pt = _append_rank(block, r), _append_rank(tiler, r)
     result = logical_product(pb, pt)
     m0 = _mk(result._shape[0], result._stride[0])
     m1 = _mk(result._shape[1], result._stride[1])
-    z = zip_layouts(m1, m0) if raked else zip_layouts(m0, m1)
-    return coalesce(z, (1,) * r)
+    return zip_layouts(m1, m0) if raked else zip_layouts(m0, m1)
 
 
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
@@ -694,7 +802,7 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Lay
 
     >>> from cute_sym.notation import parse
     >>> print(tile_to_shape(parse("(_8,_8):(_8,_1)"), (32, 64)))
-    ((_8,_4),(_8,_8)):((_8,_64),(_1,_256))
+    (_32,(_8,_8)):(_8,(_1,_256))
     """
     r = len(trg_shape) if type(trg_shape) is tuple else 1
     if block.rank() > r:

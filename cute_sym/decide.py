@@ -49,7 +49,7 @@ from typing import Any, Iterator, Optional, Sequence, Union
 import sympy
 
 from .errors import LayoutError, UndecidableError
-from .integers import DynSymbol, Dyn, IntLike, symbol_facts
+from .integers import DynSymbol, Dyn, IMod, IntLike, symbol_facts
 
 __all__ = [
     "prove",
@@ -308,7 +308,7 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         bl, bh = _bounds(e.args[0])
         rnd = math.floor if f is sympy.floor else math.ceil
         return (None if bl is None else int(rnd(bl))), (None if bh is None else int(rnd(bh)))
-    if f is sympy.Mod:
+    if f is sympy.Mod or f is IMod:
         x, m = e.args
         ml, mh = _bounds(m)
         xl, xh = _bounds(x)

@@ -23,7 +23,7 @@ from typing_extensions import TypeAlias
 
 from . import decide
 from .errors import DivisibilityError, LayoutError, RankError
-from .integers import IntLike
+from .integers import IMod, IntLike
 
 __all__ = [
     "IntTuple", "Underscore", "_", "is_tuple", "is_int", "rank", "depth", "product", "size",
@@ -121,11 +121,8 @@ def is_int(x: object) -> bool:
 
 # ---------------------------------------------------------------- scalars
 def norm(x: Any) -> Any:
-    """A sympy number becomes a static ``int``: what is known is static."""
-    if type(x) is int:
-        return x
-    if isinstance(x, sympy.Integer):
-        return int(x)
+    """Results computed from a dynamic input stay dynamic, even when their value
+    is known (a sympy ``Integer``), as in CuTe: static-ness follows the inputs."""
     return x
 
 
@@ -193,7 +190,7 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
         return 0
     if decide.prove("<", a, b) and decide.prove(">=", a, 0):
         return a
-    return norm(sympy.Mod(a, b))
+    return norm(IMod(a, b))
 
 
 def smin(a: IntLike, b: IntLike) -> IntLike:
@@ -590,8 +587,10 @@ def crd2idx(coord: Any, shape: IntTuple, stride: IntTuple | None = None) -> IntL
             raise RankError(f"crd2idx: Mismatched Ranks ({coord} for {shape})")
         s: IntLike = 0
         for c, sh, d in zip(coord, shape, stride):
-            s = s + crd2idx(c, sh, d)
-        return s if type(s) is int else norm(s)
+            t = crd2idx(c, sh, d)
+            if not (type(t) is int and t == 0):
+                s = t if (type(s) is int and s == 0) else s + t
+        return s
     if type(shape) is tuple:
         if type(stride) is not tuple or len(stride) != len(shape):
             raise RankError("crd2idx: Mismatched Ranks (shape vs stride)")
@@ -599,14 +598,20 @@ def crd2idx(coord: Any, shape: IntTuple, stride: IntTuple | None = None) -> IntL
             return 0
         s = 0
         last = len(shape) - 1
-        for i in range(last):
-            n = product(shape[i])
-            s = s + crd2idx(cmod(coord, n), shape[i], stride[i])
-            coord = cdiv(coord, n)
-        s = s + crd2idx(coord, shape[last], stride[last])
-        return s if type(s) is int else norm(s)
+        for i in range(last + 1):
+            if i < last:
+                n = product(shape[i])
+                t = crd2idx(cmod(coord, n), shape[i], stride[i])
+                coord = cdiv(coord, n)
+            else:
+                t = crd2idx(coord, shape[last], stride[last])
+            if not (type(t) is int and t == 0):
+                s = t if (type(s) is int and s == 0) else s + t
+        return s
     if type(stride) is tuple:
         raise RankError("crd2idx: Mismatched Ranks (integral shape, tuple stride)")
+    if type(coord) is int and coord == 0 or type(stride) is int and stride == 0:
+        return 0    # a static zero stays static, as in CuTe
     r = coord * stride
     return r if type(r) is int else norm(r)
 
@@ -614,25 +619,52 @@ def crd2idx(coord: Any, shape: IntTuple, stride: IntTuple | None = None) -> IntL
 def idx2crd(idx: Any, shape: IntTuple, stride: IntTuple | None = None) -> Any:
     """Index -> natural coordinate of ``shape`` (CuTe's ``idx2crd``).
 
-    ``(idx / stride) % shape`` per leaf with column-major ``stride`` by default;
-    a static 1 extent gives the coordinate ``0``. A tuple ``idx`` is taken mode
-    by mode.
+    An integer index on a tuple shape gives ``(idx / stride) % extent`` per leaf,
+    with compact column-major ``stride`` by default (a static extent 1 gives
+    ``0``). A tuple index is taken mode by mode; an integer index on an integer
+    shape is already a coordinate and is returned as it is.
 
     >>> idx2crd(16, (3, (2, 3))), idx2crd((1, 5), (3, (2, 3)))
     ((1, (1, 2)), (1, (1, 2)))
     """
-    if stride is None:
-        stride = compact_col_major(shape)
     if type(idx) is tuple:
         if type(shape) is not tuple:
             raise RankError(f"idx2crd: Invalid parameters (tuple index {idx} for integral shape {shape})")
         if len(idx) != len(shape):
             raise RankError(f"idx2crd: Mismatched Ranks ({idx} for {shape})")
+        if stride is None:
+            return tuple(idx2crd(i, s) for i, s in zip(idx, shape))
         return tuple(idx2crd(i, s, d) for i, s, d in zip(idx, shape, stride))  # type: ignore[arg-type]
     if type(shape) is tuple:
+        if stride is None:
+            return _idx2crd_rest(idx, shape)
         if type(stride) is not tuple or len(stride) != len(shape):
             raise RankError("idx2crd: Mismatched Ranks (shape vs stride)")
-        return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
+        return tuple(_idx2crd_leaf(idx, s, d) for s, d in zip(shape, stride))
+    if stride is None:
+        return idx
+    return _idx2crd_leaf(idx, shape, stride)
+
+
+def _idx2crd_rest(idx: Any, shape: IntTuple) -> Any:
+    """Every mode but the last takes ``idx % size(mode)``; the last takes the rest (as crd2idx)."""
+    if type(shape) is not tuple:
+        return 0 if type(shape) is int and shape == 1 else idx
+    out = []
+    last = len(shape) - 1
+    for k, s in enumerate(shape):
+        if k == last:
+            out.append(_idx2crd_rest(idx, s))
+        else:
+            n = product(s)
+            out.append(_idx2crd_rest(cmod(idx, n), s))
+            idx = cdiv(idx, n)
+    return tuple(out)
+
+
+def _idx2crd_leaf(idx: Any, shape: IntTuple, stride: IntTuple) -> Any:
+    if type(shape) is tuple:
+        return tuple(_idx2crd_leaf(idx, s, d) for s, d in zip(shape, stride))  # type: ignore[arg-type]
     if type(shape) is int and shape == 1:
         return 0
     return cmod(cdiv(idx, stride), shape)  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ __all__ = [
     "is_int_like",
     "as_int_like",
     "symbol_facts",
+    "IMod",
 ]
 
 #: A static ``int`` or a dynamic sympy integer expression.
@@ -121,6 +122,31 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
     if divisible_by == 1 and min is None and max is None:
         return sympy.Symbol(name, **assumptions)
     return DynSymbol(name, divisible_by, lo, max, **assumptions)
+
+
+class IMod(sympy.Function):  # type: ignore[misc]
+    """Integer ``a % b`` for ``a >= 0``, ``b > 0``, kept unevaluated unless both are numbers.
+
+    sympy's own ``Mod`` rewrites nested symbolic modulos in ways that are not
+    sound for our use, so coordinates use this one.
+
+    >>> M = Dyn("M")
+    >>> IMod(M, 8).subs(M, 13), IMod(M, 1)
+    (5, 0)
+    """
+
+    is_integer = True
+
+    @classmethod
+    def eval(cls, a: Any, b: Any) -> Any:
+        if a.is_Integer and b.is_Integer and b != 0:
+            return sympy.Integer(int(a) % int(b))
+        if b == 1 or a == 0:
+            return sympy.Integer(0)
+        return None
+
+    def _eval_is_nonnegative(self) -> Optional[bool]:
+        return True if self.args[1].is_positive else None
 
 
 def builtins_max(a: int, b: int) -> int:

@@ -25,7 +25,7 @@ import sympy
 
 from .errors import NotationError
 from .int_tuple import _, fmt, norm
-from .integers import Dyn
+from .integers import Dyn, IMod
 from .layout import Layout
 
 __all__ = ["parse", "to_str", "subs"]
@@ -165,7 +165,7 @@ class _Reader:
             elif op == "//" or op == "/":
                 v = sympy.floor(sympy.sympify(v) / r)
             else:
-                v = sympy.Mod(v, r)
+                v = IMod(v, r)
         return v
 
     def unary(self, role: str) -> Any:
