@@ -25,7 +25,7 @@ import sympy
 from . import decide
 from .errors import DivisibilityError, InjectivityError, LayoutError, RankError
 from .int_tuple import (
-    IntTuple, _, Underscore, cdiv, ceil_div, compact_major, fmt, iter_leaves, norm, product, product_each,
+    IntTuple, _, Underscore, plain, cdiv, ceil_div, compact_major, fmt, iter_leaves, norm, product, product_each,
     sabs, shape_div, shape_min, signum, zip2_by, evenly_divides,
 )
 from .integers import IntLike
@@ -79,7 +79,7 @@ def _mul(a: IntLike, b: IntLike) -> IntLike:
             return 0
         if b == 1:
             return a
-    return a * b  # type: ignore[no-any-return, operator]
+    return a * b
 
 
 # ---------------------------------------------------------------- coalesce
@@ -176,6 +176,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("coalesce", layout, profile)
+    profile = plain(profile)
     if profile is None or type(profile) is not tuple:
         s, d = _flat(layout)
         return _coalesce_flat(s, d, keep_static=False)
@@ -193,7 +194,7 @@ def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest:
     rs = [m._shape for m in modes]
     rd = [m._stride for m in modes]
     if keep_rest:
-        rs.extend(s[len(tiler):])  # type: ignore[index]
+        rs.extend(s[len(tiler):])
         rd.extend(d[len(tiler):])  # type: ignore[index]
     return _mk(tuple(rs), tuple(rd))
 
@@ -228,6 +229,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
     _12:_1
     """
     from .layout import filter_zeros
+    profile = plain(profile)
     if profile is not None and type(profile) is tuple:
         return _transform_layout(layout, profile, filter)
     return _coalesce(filter_zeros(layout))
@@ -353,6 +355,7 @@ def composition(lhs: Any, rhs: Any) -> Any:
     """
     if not isinstance(lhs, Layout):
         return _composed_dispatch("composition", lhs, rhs)
+    rhs = plain(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
         return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride)
@@ -404,6 +407,7 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if not isinstance(layout, Layout):
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     filt = filter(layout)
+    cotarget = plain(cotarget)
     if cotarget is None:
         cotarget = cosize(filt)
     elif isinstance(cotarget, Layout):
@@ -629,6 +633,7 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("logical_divide", layout, tiler)
+    tiler = plain(tiler)
     if isinstance(tiler, Layout):
         comp = complement(tiler, _coalesce(layout)._shape)
         full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
@@ -655,6 +660,7 @@ def zipped_divide(layout: Any, tiler: Any) -> Any:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("zipped_divide", layout, tiler)
+    tiler = plain(tiler)
     return _tile_unzip(logical_divide(layout, tiler), tiler)
 
 
@@ -699,6 +705,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
     """
     if not isinstance(block, Layout):
         return _composed_dispatch("logical_product", block, tiler)
+    tiler = plain(tiler)
     if isinstance(tiler, Layout):
         comp = complement(block, _mul(product(block._shape), cosize(tiler)))
         rest = composition(comp, tiler)
@@ -716,6 +723,7 @@ def zipped_product(block: Any, tiler: Any) -> Any:
     """``logical_product`` with modes gathered: ``((BLOCK...), (REST...))``."""
     if not isinstance(block, Layout):
         return _composed_dispatch("zipped_product", block, tiler)
+    tiler = plain(tiler)
     return _tile_unzip(logical_product(block, tiler), tiler)
 
 
@@ -737,7 +745,7 @@ def _append_rank(layout: Layout, r: int) -> Layout:
     s, d = layout._shape, layout._stride
     if type(s) is not tuple:
         s, d = (s,), (d,)
-    k = r - len(s)  # type: ignore[arg-type]
+    k = r - len(s)
     if k <= 0:
         return _mk(s, d)
     return _mk(s + (1,) * k, d + (0,) * k)  # type: ignore[operator]
@@ -750,14 +758,14 @@ def zip_layouts(a: Layout, b: Layout) -> Layout:
         sa, da = (sa,), (da,)
     if type(sb) is not tuple:
         sb, db = (sb,), (db,)
-    if len(sa) != len(sb):  # type: ignore[arg-type]
+    if len(sa) != len(sb):
         raise RankError("zip: Mismatched ranks")
     return _mk(tuple(zip(sa, sb)), tuple(zip(da, db)))  # type: ignore[arg-type]
 
 
 def _rank_product(block: Layout, tiler: Layout, raked: bool, what: str) -> Layout:
     if not isinstance(block, Layout) or not isinstance(tiler, Layout):
-        return _composed_dispatch(what, block, tiler)  # type: ignore[no-any-return]
+        return _composed_dispatch(what, block, tiler)
     r = max(block.rank(), tiler.rank())
     if r == 1 and (type(block._shape) is not tuple or type(tiler._shape) is not tuple):
         raise RankError(f"{what}: a rank-1 operand must have a tuple shape here "
@@ -804,13 +812,14 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Lay
     >>> print(tile_to_shape(parse("(_8,_8):(_8,_1)"), (32, 64)))
     (_32,(_8,_8)):(_8,(_1,_256))
     """
+    trg_shape = plain(trg_shape)
     r = len(trg_shape) if type(trg_shape) is tuple else 1
     if block.rank() > r:
         raise RankError("tile_to_shape: Rank of layout must be <= rank of target shape.")
     padded = _append_rank(block, r)
     block_shape = product_each(padded._shape)
     target_shape = product_each(trg_shape if type(trg_shape) is tuple else (trg_shape,))
-    for t, b in zip(target_shape, block_shape):  # type: ignore[call-overload]
+    for t, b in zip(target_shape, block_shape):  # type: ignore[arg-type]
         if not decide.require("|", b, t, why="tile_to_shape"):
             raise LayoutError("tile_to_shape: block shape does not divide the target shape.")
     product_shape = ceil_div(target_shape, block_shape)

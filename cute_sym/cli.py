@@ -19,7 +19,9 @@ __all__ = ["main", "evaluate_call"]
 
 
 def _split_args(text: str) -> list[str]:
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "(<":
             depth += 1

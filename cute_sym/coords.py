@@ -15,7 +15,7 @@ from typing import Any, Optional
 import sympy
 
 from . import int_tuple
-from .int_tuple import IntTuple, transform_leaf
+from .int_tuple import IntTuple, transform_leaf, unwrap
 from .integers import Dyn, DynSymbol, IntLike
 from .layout import Layout
 
@@ -26,12 +26,9 @@ def as_coordinate(coord: Any) -> Any:
     """Coordinate symbols made without a sign become non-negative (same name)."""
     def leaf(x: Any) -> Any:
         if isinstance(x, sympy.Expr) and x.free_symbols:
-            sub = {}
-            for s in x.free_symbols:
-                if not isinstance(s, DynSymbol) and not s.is_nonnegative:  # type: ignore[attr-defined]
-                    sub[s] = Dyn(s.name, sign="nonnegative")  # type: ignore[attr-defined]
-                elif s.is_positive and not isinstance(s, DynSymbol):  # type: ignore[attr-defined]
-                    sub[s] = Dyn(s.name, sign="nonnegative")  # type: ignore[attr-defined]
+            # a symbol made without facts may be 0 as a coordinate
+            sub = {s: Dyn(s.name, sign="nonnegative") for s in x.free_symbols
+                   if not isinstance(s, DynSymbol)}
             return x.xreplace(sub) if sub else x
         return x
     return transform_leaf(coord, leaf)
@@ -43,7 +40,8 @@ def crd2idx(coord: Any, layout: Any, stride: Optional[IntTuple] = None) -> IntLi
     @pre ``coord`` is weakly congruent with the shape ("Mismatched Ranks").
     @post equals ``layout(coord)``.
     """
-    coord = as_coordinate(coord)
+    coord = as_coordinate(unwrap(coord))
+    layout = unwrap(layout)
     if isinstance(layout, Layout):
         return int_tuple.crd2idx(coord, layout.shape, layout.stride)
     return int_tuple.crd2idx(coord, layout, stride)
@@ -54,7 +52,8 @@ def idx2crd(coord: Any, shape: Any, stride: Optional[IntTuple] = None) -> Any:
 
     @post ``crd2idx(result, shape) == coord`` for ``0 <= coord < size(shape)``.
     """
-    coord = as_coordinate(coord)
+    coord = as_coordinate(unwrap(coord))
+    shape = unwrap(shape)
     if isinstance(shape, Layout):
         shape = shape.shape
     return int_tuple.idx2crd(coord, shape, stride)

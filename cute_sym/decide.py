@@ -270,8 +270,8 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         v = e if not e.is_Integer else int(e)
         return v, v
     if e.is_Symbol:
-        _, lo, hi = symbol_facts(e)
-        return lo, hi
+        facts = symbol_facts(e)
+        return facts[1], facts[2]
     if e.is_Add:
         lo: Bound = 0
         hi: Bound = 0
@@ -347,7 +347,7 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
 def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
     (al, ah), (bl, bh) = x, y
     inf = math.inf
-    ends = []
+    ends: list[Any] = []
     for p in (-inf if al is None else al, inf if ah is None else ah):
         for q in (-inf if bl is None else bl, inf if bh is None else bh):
             if p == 0 or q == 0:
@@ -355,7 +355,7 @@ def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Boun
             else:
                 ends.append(p * q)
     lo, hi = min(ends), max(ends)
-    return (None if lo == -inf else lo), (None if hi == inf else hi)  # type: ignore[return-value]
+    return (None if lo == -inf else lo), (None if hi == inf else hi)
 
 
 # ---------------------------------------------------------------- facts as text
@@ -424,7 +424,7 @@ class Guards:
     def holds(self, values: dict[str, int]) -> bool:
         """True when every recorded condition holds for ``values`` (by symbol name)."""
         for c in self._conditions:
-            sub = {s: values[s.name] for s in c.free_symbols if s.name in values}  # type: ignore[attr-defined]
+            sub = {s: values[s.name] for s in c.free_symbols if s.name in values}
             v = c.xreplace(sub)
             if v.free_symbols or not bool(sympy.simplify(v)):
                 return False
@@ -530,7 +530,7 @@ def assume(*facts: Any, symbols: Sequence[sympy.Symbol] = ()) -> Iterator[None]:
     for f in facts:
         if isinstance(f, sympy.Basic):
             for s in f.free_symbols:
-                names.setdefault(s.name, s)  # type: ignore[attr-defined]
+                names.setdefault(s.name, s)
     parsed: list[Fact] = []
     for f in facts:
         if isinstance(f, str):

@@ -27,10 +27,10 @@ def _num_den(e: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
 
 class _Printer(StrPrinter):  # type: ignore[misc]
     def _wrap(self, e: Any) -> str:
-        s = self._print(e)
+        s = str(self._print(e))
         if isinstance(e, (sympy.Add, sympy.Mul)) or (isinstance(e, sympy.Number) and e < 0):
             return f"({s})"
-        return s  # type: ignore[no-any-return]
+        return s
 
     def _print_floor(self, e: Any) -> str:
         n, d = _num_den(e.args[0])
@@ -63,7 +63,7 @@ class _Printer(StrPrinter):  # type: ignore[misc]
         return f"sign({self._print(e.args[0])})"
 
 
-_PRINTER = _Printer({"order": "none"})
+_PRINTER = _Printer()
 
 
 def formula_str(e: sympy.Basic) -> str:
@@ -71,8 +71,8 @@ def formula_str(e: sympy.Basic) -> str:
     if isinstance(e, sympy.Integer):
         return str(int(e))
     if isinstance(e, sympy.Symbol):
-        return e.name
-    s = _PRINTER.doprint(e).replace(" ", "")
+        return str(e.name)
+    s: str = str(_PRINTER.doprint(e)).replace(" ", "")
     if s.startswith("("):   # a leaf must not start with "(": that would read as a tuple
         s = "1*" + s
-    return s  # type: ignore[no-any-return]
+    return s

@@ -94,6 +94,11 @@ def wrap(x: Any) -> Any:
     return x
 
 
+def plain(x: Any) -> Any:
+    """A top-level ``Tup`` (as ``parse`` returns) as a plain ``tuple``."""
+    return tuple(x) if type(x) is Tup else x
+
+
 def unwrap(x: Any) -> Any:
     """Plain ``int``/``tuple`` for user-supplied values (StaticInt, Tup, lists, numpy ints)."""
     t = type(x)
@@ -344,7 +349,7 @@ def unflatten(flat: IntTuple, profile: IntTuple) -> IntTuple:
     r = go(profile)
     if pos[0] != len(items):
         raise RankError("unflatten: Mismatched ranks (too many leaves)")
-    return r  # type: ignore[no-any-return]
+    return r
 
 
 def congruent(a: IntTuple, b: IntTuple) -> bool:
@@ -499,8 +504,8 @@ def prefix_product(a: IntTuple, init: IntLike = 1) -> IntTuple:
         out = []
         cur: IntTuple = init
         for e in a:
-            out.append(prefix_product(e, cur))   # type: ignore[arg-type]
-            cur = cur * product(e)    # type: ignore[operator]
+            out.append(prefix_product(e, cur))
+            cur = cur * product(e)
         return tuple(out)
     return init
 
@@ -516,7 +521,7 @@ def inner_product(a: IntTuple, b: IntTuple) -> IntLike:
         return norm(s)
     if type(b) is tuple:
         raise RankError("inner_product: Mismatched ranks")
-    return a * b  # type: ignore[no-any-return, operator]
+    return a * b  # type: ignore[operator]
 
 
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
@@ -525,7 +530,7 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
         if type(b) is not tuple or len(a) != len(b):
             raise RankError("elem_scale: Mismatched ranks")
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
-    r = a * product(b)  # type: ignore[operator]
+    r = a * product(b)
     return r if type(r) is int else norm(r)
 
 
@@ -551,7 +556,7 @@ def _compact(shape: IntTuple, current: IntLike, row: bool) -> tuple[IntTuple, In
         return tuple(out), current
     if type(shape) is int and shape == 1:
         return 0, current
-    nxt = current * shape  # type: ignore[operator]
+    nxt = current * shape
     return current, (nxt if type(nxt) is int else norm(nxt))
 
 
@@ -667,7 +672,7 @@ def _idx2crd_leaf(idx: Any, shape: IntTuple, stride: IntTuple) -> Any:
         return tuple(_idx2crd_leaf(idx, s, d) for s, d in zip(shape, stride))  # type: ignore[arg-type]
     if type(shape) is int and shape == 1:
         return 0
-    return cmod(cdiv(idx, stride), shape)  # type: ignore[arg-type]
+    return cmod(cdiv(idx, stride), shape)
 
 
 def crd2crd(coord: Any, src_shape: IntTuple, dst_shape: IntTuple) -> Any:

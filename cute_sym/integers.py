@@ -108,6 +108,7 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
         raise LayoutError(f"Dyn: divisible_by must be a positive int, got {divisible_by!r}")
     if min is not None and max is not None and min > max:
         raise LayoutError(f"Dyn: empty range min={min} > max={max}")
+    lo: Optional[int]
     if sign == "positive":
         assumptions = {"integer": True, "positive": True}
         lo = 1 if min is None else builtins_max(min, 1)

@@ -7,6 +7,7 @@
 (5, 5, 5)
 >>> print(L(_, 2))                       # slice: keep mode 0, fix mode 1
 (_4):(_1)
+>>> from cute_sym import Dyn
 >>> M = Dyn("M")
 >>> print(make_layout((M, 8)))
 (M,_8):(_1,M)
@@ -302,7 +303,7 @@ def size(x: Any) -> IntLike:
         return product(x._shape)
     f = getattr(x, "size", None)
     if callable(f):
-        return f()  # type: ignore[no-any-return]
+        return f()
     return product(x)
 
 
@@ -354,7 +355,7 @@ def cosize(layout: Any) -> IntLike:
     if not isinstance(layout, Layout):
         f = getattr(layout, "cosize", None)
         if callable(f):
-            return f()  # type: ignore[no-any-return]
+            return f()
         raise LayoutError(f"cosize: not a layout: {layout!r}")
     total: IntLike = 1
     for s, d in zip(iter_leaves(layout._shape), iter_leaves(layout._stride)):

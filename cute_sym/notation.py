@@ -24,7 +24,7 @@ from typing import Any, Mapping, Optional
 import sympy
 
 from .errors import NotationError
-from .int_tuple import _, fmt, norm
+from .int_tuple import _, fmt, norm, wrap
 from .integers import Dyn, IMod
 from .layout import Layout
 
@@ -228,7 +228,7 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
     @post ``str(parse(s)) == s`` for every static string CuTe prints.
 
     >>> parse("(_2,(_3,_4))"), parse("_")
-    ((2, (3, 4)), _)
+    ((_2,(_3,_4)), _)
     >>> print(parse("(M,N):(_1,M)", {"M": 128}))
     (_128,N):(_1,_128)
     """
@@ -236,7 +236,7 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
         raise NotationError(f"parse takes a string, got {type(text).__name__}")
     if not text.strip():
         raise NotationError("parse: empty text")
-    return _Reader(text, symbols or {}).whole()
+    return wrap(_Reader(text, symbols or {}).whole())
 
 
 def to_str(obj: Any) -> str:
@@ -254,7 +254,7 @@ def subs(obj: Any, values: Mapping[str, Any]) -> Any:
     """
     def leaf(x: Any) -> Any:
         if isinstance(x, sympy.Basic) and x.free_symbols:
-            mp = {s: values[s.name] for s in x.free_symbols if s.name in values}  # type: ignore[attr-defined]
+            mp = {s: values[s.name] for s in x.free_symbols if s.name in values}
             if not mp:
                 return x
             r = x.xreplace({k: sympy.Integer(v) if isinstance(v, int) else v for k, v in mp.items()})

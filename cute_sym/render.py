@@ -3,7 +3,7 @@
 >>> from cute_sym.notation import parse
 >>> print(layout_table(parse("(_2,_3):(_3,_1)")), end="")
 (_2,_3):(_3,_1)
-       0   1   2 
+      0   1   2 
     +---+---+---+
  0  | 0 | 1 | 2 |
     +---+---+---+
