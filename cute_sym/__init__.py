@@ -24,6 +24,11 @@ from . import coords as _coords
 from .layout import Layout, LayoutLeft, LayoutRight, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .notation import parse, subs, to_str
+from .render import layout_table, print_layout
+from .expr import index_expr, coord_expr, FloorDiv
+from .integers import IMod
+from .codegen import emit
+from .evaluate import evaluate
 
 __version__ = "0.1.0"
 
@@ -110,4 +115,5 @@ __all__ = [
     "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
     "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape",
     "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
+    "layout_table", "print_layout", "index_expr", "coord_expr", "FloorDiv", "IMod", "emit", "evaluate",
 ]

@@ -26,7 +26,7 @@ from . import decide
 from .errors import DivisibilityError, InjectivityError, LayoutError, RankError
 from .int_tuple import (
     IntTuple, _, Underscore, plain, cdiv, ceil_div, compact_major, fmt, iter_leaves, norm, product, product_each,
-    sabs, shape_div, shape_min, signum, zip2_by, evenly_divides,
+    sabs, shape_div, shape_min, signum, smin, zip2_by, evenly_divides,
 )
 from .integers import IntLike
 from .layout import Layout, append, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
@@ -237,12 +237,10 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
 
 # ---------------------------------------------------------------- composition
 def _compose_min(a: IntLike, b: IntLike) -> IntLike:
-    """``cute::min`` of two positive extents (a symbolic pair needs the order decided)."""
+    """``cute::min`` of two positive extents: a ``min`` formula when the order is unknown."""
     if type(a) is int and type(b) is int:
         return a if a <= b else b
-    if decide.require("<=", a, b, why=f"composition: min({a}, {b})"):
-        return a
-    return b
+    return smin(a, b)
 
 
 def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
@@ -318,6 +316,9 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
             res_d.append(_mul(rest_stride, ld[i]))
             rest_shape = rest_shape // new_shape
         else:
+            # CuTe divides at run time; exact only when new_shape | rest_shape
+            if not decide.require("|", new_shape, rest_shape, why="composition (Shape Divisibility Condition)"):
+                raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
             res_s.append(new_shape)
             res_d.append(_mul(rest_stride, ld[i]))
             rest_shape = cdiv(rest_shape, new_shape)

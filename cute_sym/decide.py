@@ -307,7 +307,10 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
     if f is sympy.floor or f is sympy.ceiling:
         bl, bh = _bounds(e.args[0])
         rnd = math.floor if f is sympy.floor else math.ceil
-        return (None if bl is None else int(rnd(bl))), (None if bh is None else int(rnd(bh)))
+        lo2 = None if bl is None else int(rnd(bl))
+        if f is sympy.ceiling and e.args[0].is_positive and (lo2 is None or lo2 < 1):
+            lo2 = 1     # the ceiling of a positive number is at least 1
+        return lo2, (None if bh is None else int(rnd(bh)))
     if f is sympy.Mod or f is IMod:
         x, m = e.args
         ml, mh = _bounds(m)

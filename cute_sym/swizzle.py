@@ -386,8 +386,11 @@ def compose_layout_swizzle(a: Layout, sw: Swizzle) -> Any:
     ``composition(make_swizzle<a(yyy_msk), a(zzz_msk)>(), a)``.
 
     @pre ``a`` has static strides and maps the YYY and ZZZ masks to masks of a valid swizzle.
-    @post ``result(i) == a(sw(i))`` wherever ``a`` is linear on the swizzle's bits
-          (e.g. a compact layout whose strides are powers of two).
+    @post ``result(i) == a(sw(i))`` for ``i < size(a)`` when ``a`` carries each YYY and
+          ZZZ bit to a single bit, in increasing order (e.g. a compact layout with
+          power-of-two extents that keeps the order of the bits inside each mask).
+          Like CuTe, only the images of the whole masks are checked: a layout that
+          permutes the bits inside a mask gets CuTe's (not pointwise) answer.
 
     >>> from cute_sym.notation import parse
     >>> print(compose_layout_swizzle(parse("(_4,_4):(_4,_1)"), Swizzle(2, 0, 2)))

@@ -1,0 +1,78 @@
+"""Tabulate a layout: every offset as a NumPy array (NumPy is an optional extra).
+
+>>> from cute_sym.notation import parse
+>>> evaluate(parse("(_2,_3):(_3,_1)")).tolist()
+[0, 3, 1, 4, 2, 5]
+>>> evaluate(parse("(_2,M):(M,_1)"), {"M": 3}).tolist()
+[0, 3, 1, 4, 2, 5]
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+import sympy
+
+from .algebra import coalesce
+from .errors import LayoutError
+from .int_tuple import iter_leaves
+from .layout import Layout
+
+__all__ = ["evaluate"]
+
+
+def _value(x: Any, bind: Mapping[Any, Any], what: str) -> int:
+    if type(x) is int:
+        return x
+    e = sympy.sympify(x)
+    if e.free_symbols:
+        sub = {}
+        for s in e.free_symbols:
+            if s.name in bind:
+                sub[s] = sympy.Integer(int(bind[s.name]))
+            elif s in bind:
+                sub[s] = sympy.Integer(int(bind[s]))
+        e = e.xreplace(sub)
+        if e.free_symbols:
+            names = ", ".join(sorted(s.name for s in e.free_symbols))
+            raise LayoutError(f"evaluate: no value bound for {names} (in the {what} {x})")
+        e = sympy.simplify(e) if not e.is_Integer else e
+    if not e.is_Integer:
+        raise LayoutError(f"evaluate: the {what} {x} is not an integer under the binding")
+    return int(e)
+
+
+def evaluate(layout: Layout, bind: Optional[Mapping[Any, Any]] = None) -> Any:
+    """Every offset of ``layout``, in index order, as a NumPy ``int64`` array.
+
+    ``bind`` maps symbol names (or symbols) to integers for a dynamic layout.
+    The table is built mode by mode with broadcasting (the layout is
+    coalesced first), so a 2^24-element layout takes a few tens of ms.
+
+    @pre every symbol of the layout is bound; extents are positive.
+    @post ``result[i] == layout(i)`` (under ``bind``) for every ``0 <= i < size``.
+    @raise LayoutError when NumPy is not installed or a symbol is unbound.
+
+    >>> from cute_sym.notation import parse
+    >>> evaluate(parse("((_2,_2),_2):((_4,_1),_2)")).tolist()
+    [0, 4, 1, 5, 2, 6, 3, 7]
+    """
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - exercised with numpy hidden
+        raise LayoutError("evaluate needs NumPy: pip install 'cute_sym[numpy]'") from None
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"evaluate takes a Layout, got {type(layout).__name__}")
+    bind = {} if bind is None else bind
+    S = [_value(s, bind, "extent") for s in iter_leaves(layout._shape)]
+    D = [_value(d, bind, "stride") for d in iter_leaves(layout._stride)]
+    for s in S:
+        if s < 1:
+            raise LayoutError(f"evaluate: extents must be positive, got {s}")
+    flat = coalesce(Layout._make(tuple(S), tuple(D)))
+    S = list(iter_leaves(flat._shape))
+    D = list(iter_leaves(flat._stride))
+    acc = np.zeros(1, dtype=np.int64)
+    for s, d in zip(S, D):   # colexicographic: mode 0 varies fastest
+        col = np.arange(s, dtype=np.int64) * np.int64(d)
+        acc = np.add.outer(col, acc).reshape(-1) if acc.size > 1 else col + acc[0]
+    return acc

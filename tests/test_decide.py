@@ -1,0 +1,122 @@
+"""The decision procedure (issue 2): prove, require, assume, collect_guards."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import sympy
+from hypothesis import given, strategies as st
+
+import cute_sym as cs
+from cute_sym import Dyn
+from cute_sym.decide import require
+
+
+def test_static_relations() -> None:
+    assert cs.prove("<=", 3, 5) is True and cs.prove("|", 3, 5) is False
+    assert cs.prove("|", 4, 12) is True and cs.prove("==", 7, 7) is True
+    assert cs.prove(">", 2, 9) is False and cs.prove("!=", 2, 9) is True
+
+
+def test_symbolic_relations() -> None:
+    M, N = Dyn("M"), Dyn("N")
+    assert cs.prove("<", M, M + 1) is True
+    assert cs.prove("==", M, N) is None
+    assert cs.prove("|", 4, 16 * N) is True
+    assert cs.prove("|", 4, 4 * M + 2) is False
+    assert cs.prove(">=", M * M, M) is True
+    assert cs.prove(">", M, 0) is True
+    assert cs.prove("<", M, 4) is None
+
+
+def test_facts_on_symbols() -> None:
+    K = Dyn("K", divisible_by=8)
+    assert cs.prove("|", 4, K) is True and cs.prove("|", 16, K) is None
+    B = Dyn("B", min=3, max=10)
+    assert cs.prove(">", B, 2) is True and cs.prove("<", B, 11) is True and cs.prove("<", B, 10) is None
+
+
+def test_unknown_relation_is_a_layout_error() -> None:
+    with pytest.raises(cs.LayoutError):
+        cs.prove("~", 1, 2)
+
+
+def test_assume_scopes_facts() -> None:
+    M, N = Dyn("M"), Dyn("N")
+    with cs.assume(N >= M + 1):
+        assert cs.prove("<", M, N) is True
+    assert cs.prove("<", M, N) is None
+    with cs.assume(sympy.Eq(M % 4, 0)):
+        assert cs.prove("|", 4, M) is True
+    assert cs.prove("|", 4, M) is None
+
+
+def test_assume_rejects_plain_bools() -> None:
+    with pytest.raises(cs.LayoutError):
+        with cs.assume(True):
+            pass
+
+
+def test_require_raises_undecidable_naming_fact() -> None:
+    M = Dyn("M")
+    with pytest.raises(cs.UndecidableError) as ei:
+        require("|", 4, M, why="composition")
+    assert "M % 4 == 0" in str(ei.value)
+    assert ei.value.fact == "M % 4 == 0"
+    assert isinstance(ei.value, cs.LayoutError) and isinstance(ei.value, ValueError)
+
+
+def test_collect_guards_records_facts() -> None:
+    M = Dyn("M")
+    with cs.collect_guards() as g:
+        assert require("|", 4, M) is True
+        assert require("<", M, 100, assume=False) is False
+    assert len(g.conditions) == 2
+    assert g.holds({"M": 200}) and g.holds({"M": 104})
+    assert not g.holds({"M": 6}) and not g.holds({"M": 8})
+
+
+def test_guarded_algebra_result_is_right_where_guards_hold() -> None:
+    M = Dyn("M")
+    L = cs.parse("(_2,M):(_1,d)")
+    with cs.collect_guards() as g:
+        C = cs.complement(L, 64)
+    assert g.conditions
+    from postconditions import check_complement, to_static
+    tried = 0
+    for m, d in itertools.product((1, 2, 4), (2, 4, 8, 16)):
+        vals = {"M": m, "d": d}
+        if not g.holds(vals):
+            continue
+        S = to_static(L, vals)
+        check_complement(S, 64, to_static(C, vals))
+        tried += 1
+    assert tried > 0
+    del M
+
+
+@pytest.mark.xfail(strict=True, reason="bug: facts stated with assume() are not used to bound floor(): "
+                   "under assume(d >= 2), prove('!=', floor(d/2), 0) is None (True with Dyn('d', min=2))")
+def test_assumed_bounds_reach_floor() -> None:
+    d = Dyn("d", sign="any")
+    with cs.assume(d >= 2):
+        assert cs.prove(">", sympy.floor(d / 2), 0) is True
+
+
+# ---------------------------------------------------------------- soundness
+M_, N_ = Dyn("M"), Dyn("N")
+TERMS = [M_, N_, 2 * M_, M_ * N_, M_ + 3, 4 * N_ + 2, M_ * M_, 8 * M_ * N_, sympy.Integer(4), sympy.Integer(6)]
+
+
+@given(st.sampled_from(TERMS), st.sampled_from(TERMS), st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "|"]),
+       st.lists(st.tuples(st.integers(1, 40), st.integers(1, 40)), min_size=5, max_size=10))
+def test_prop_prove_is_sound(a: sympy.Expr, b: sympy.Expr, rel: str, values: list[tuple[int, int]]) -> None:
+    """A decided answer holds for every substitution of positive values."""
+    r = cs.prove(rel, a, b)
+    if r is None:
+        return
+    for m, n in values:
+        x, y = int(a.subs({M_: m, N_: n})), int(b.subs({M_: m, N_: n}))
+        truth = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y,
+                 "|": (y == 0 if x == 0 else y % x == 0)}[rel]
+        assert truth == r, f"prove({rel!r}, {a}, {b}) = {r}, but M={m}, N={n} gives {truth}"

@@ -1,0 +1,173 @@
+"""Int tuples with CuTe's semantics (issue 2, item 4)."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+from typing import Any
+
+import pytest
+from hypothesis import given, strategies as st
+
+import cute_sym as cs
+from cute_sym import Dyn, parse
+
+from postconditions import check_ceil_div, check_flatten_unflatten, check_idx2crd_crd2idx, check_shape_div, plain, to_static
+
+CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+
+
+def test_structure() -> None:
+    assert (cs.rank(4), cs.rank((4, (2, 3))), cs.rank(())) == (1, 2, 0)
+    assert (cs.depth(4), cs.depth((4, 2)), cs.depth((4, (2, 3)))) == (0, 1, 2)
+    assert cs.product((2, (3, 4))) == 24 and cs.product(()) == 1
+    assert cs.flatten(((2, 3), 5, (7,))) == (2, 3, 5, 7)
+    assert cs.unflatten((2, 3, 5, 7), ((0, 0), 0, (0,))) == ((2, 3), 5, (7,))
+
+
+def test_congruence() -> None:
+    assert cs.congruent((1, (2, 3)), (4, (5, 6))) and not cs.congruent((1, 2), (1, (2,)))
+    assert cs.weakly_congruent(1, (2, 3)) and cs.weakly_congruent((1, 2), ((2, 3), 4))
+    assert not cs.weakly_congruent((1, 2), 3)
+    assert cs.compatible(24, (4, 6)) and cs.compatible((4, 6), (4, (2, 3))) and not cs.compatible((4, 6), (6, 4))
+
+
+def test_arithmetic() -> None:
+    assert cs.shape_div((6, 2), 3) == (2, 2) and cs.shape_div((3, 6, 2, 8), 72) == (1, 1, 1, 4)
+    assert cs.shape_div(3, 12) == 1
+    assert cs.ceil_div(7, 2) == 4 and cs.ceil_div((4, 7), 8) == (1, 4)
+    assert cs.prefix_product((2, (3, 4), 5)) == (1, (2, 6), 24)
+    assert cs.inner_product((2, (3, 4)), (1, (5, 7))) == 2 + 15 + 28
+    assert cs.elem_scale((2, 3), (4, (2, 5))) == (8, 30)
+
+
+def test_shape_div_failure_is_divisibility_error() -> None:
+    with pytest.raises(cs.DivisibilityError, match="(?i)shape_div|divi"):
+        cs.shape_div(6, 4)
+    with pytest.raises(cs.RankError):
+        cs.shape_div((2, 3), (1, 2, 3))
+
+
+def test_coordinates() -> None:
+    S, D = (3, (2, 3)), (3, (12, 1))
+    assert cs.crd2idx(16, S, D) == 17 == cs.crd2idx((1, (1, 2)), S, D) == cs.crd2idx((1, 5), S, D)
+    assert cs.idx2crd(16, S) == (1, (1, 2))
+    assert cs.crd2crd(5, 6, (2, 3)) == (1, 2) and cs.crd2crd((1, 2), (2, 3), 6) == 5
+    with pytest.raises(cs.RankError, match="(?i)rank"):
+        cs.crd2idx((1, 2, 3), (2, 3))
+
+
+def test_compact_major() -> None:
+    from cute_sym.int_tuple import compact_major
+    assert compact_major((4, 1, (2, 3))) == (1, 0, (4, 8))
+    assert compact_major((4, 2, 3), row=True) == (6, 3, 1)
+
+
+def test_symbolic_idx2crd_crd2idx() -> None:
+    M, N = Dyn("M"), Dyn("N")
+    shape = (M, (4, N))
+    for m, n in ((1, 1), (3, 2), (5, 7)):
+        for i in range(0, m * 4 * n, 3):
+            c = cs.idx2crd(i, shape)
+            got = plain(cs.subs(c, {"M": m, "N": n}))
+            assert got == plain(cs.idx2crd(i, (m, (4, n))))
+            idx = cs.crd2idx(got, shape)
+            assert plain(cs.subs(idx, {"M": m, "N": n})) == i
+
+
+# ---------------------------------------------------------------- hypothesis
+@st.composite
+def shapes(draw: Any, depth: int = 2) -> Any:
+    if depth == 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.integers(1, 6))
+    return tuple(draw(shapes(depth - 1)) for _ in range(draw(st.integers(1, 3))))
+
+
+@given(shapes(), st.data())
+def test_prop_idx2crd_crd2idx_inverse(shape: Any, data: Any) -> None:
+    n = int(cs.size(shape))
+    for i in sorted(set([0, n - 1] + [data.draw(st.integers(0, n - 1)) for _ in range(4)])):
+        check_idx2crd_crd2idx(shape, i)
+
+
+@given(shapes())
+def test_prop_every_index_of_small_shapes(shape: Any) -> None:
+    n = int(cs.size(shape))
+    seen = set()
+    for i in range(min(n, 64)):
+        check_idx2crd_crd2idx(shape, i)
+        seen.add(str(cs.idx2crd(i, shape)))
+    assert len(seen) == min(n, 64)
+
+
+@given(shapes(depth=3))
+def test_prop_flatten_unflatten(t: Any) -> None:
+    check_flatten_unflatten(t)
+
+
+@given(shapes(), st.integers(1, 64))
+def test_prop_shape_div_ceil_div(a: Any, b: int) -> None:
+    check_ceil_div(cs.product(a), b, cs.ceil_div(cs.product(a), b))
+    try:
+        r = cs.shape_div(a, b)
+    except cs.DivisibilityError:
+        return
+    check_shape_div(a, b, r)
+
+
+@given(shapes(), st.data())
+def test_prop_symbolic_idx2crd_equals_static(shape: Any, data: Any) -> None:
+    """Make some extents symbols; idx2crd/crd2idx substituted equal the static ones."""
+    leaves = list(cs.flatten(shape)) if isinstance(shape, tuple) else [shape]
+    mask = [data.draw(st.booleans()) for _ in leaves]
+    names = {f"s{k}": int(v) for k, (v, m) in enumerate(zip(leaves, mask)) if m}
+    k = [0]
+
+    def text(t: Any) -> str:
+        if isinstance(t, tuple):
+            return "(" + ",".join(text(e) for e in t) + ")"
+        j = k[0]
+        k[0] += 1
+        return f"s{j}" if mask[j] else f"_{t}"
+    sym = parse(text(shape))
+    n = int(cs.size(shape))
+    i = data.draw(st.integers(0, n - 1))
+    try:
+        c = cs.idx2crd(i, sym)
+    except cs.UndecidableError:
+        return
+    assert plain(to_static(c, names)) == plain(cs.idx2crd(i, shape))
+    idx = cs.crd2idx(plain(cs.idx2crd(i, shape)), sym)
+    assert plain(to_static(idx, names)) == i
+
+
+# ---------------------------------------------------------------- conformance (static and error cases)
+def _cases(op: str) -> list[Any]:
+    path = os.path.join(CONFORMANCE, f"{op}.jsonl")
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path) as fh:
+        for line in fh:
+            c = json.loads(line)
+            if "bind" not in c:
+                out.append(pytest.param(c, id=c["id"]))
+    return out
+
+
+@pytest.mark.parametrize("case", _cases("shape_div") + _cases("ceil_div") + _cases("idx2crd") + _cases("crd2idx"))
+def test_conformance_static(case: dict[str, Any]) -> None:
+    args = [parse(a) for a in case["args"]]
+    fn = getattr(cs, case["op"])
+    if isinstance(case["expect"], dict):
+        with pytest.raises(cs.LayoutError):
+            fn(*args)
+        return
+    r = fn(*args)
+    assert str(r) == case["expect"]
+    if case["op"] == "shape_div":
+        check_shape_div(args[0], args[1], r)
+    elif case["op"] == "ceil_div":
+        check_ceil_div(args[0], args[1], r)
+    elif case["op"] == "idx2crd" and not isinstance(args[0], tuple):
+        assert plain(cs.crd2idx(r, args[1])) == plain(args[0])

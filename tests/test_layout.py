@@ -1,0 +1,164 @@
+"""Layout (issue 2, item 5): construction, queries, calls, slicing, mode manipulation."""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from hypothesis import given, strategies as st
+
+import cute_sym as cs
+from cute_sym import Dyn, Int, Layout, LayoutRight, make_layout, parse
+
+from postconditions import check_compact, f, image, nsize, plain, same_function, to_static
+
+CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+
+
+def test_make_layout_defaults_and_majors() -> None:
+    L = make_layout((4, 8))
+    assert str(L) == "(_4,_8):(_1,_4)"
+    check_compact(L)
+    R = make_layout((2, 3), LayoutRight)
+    assert str(R) == "(_2,_3):(_3,_1)"
+    check_compact(R)
+    assert str(make_layout((2, (1, 3)))) == "(_2,(_1,_3)):(_1,(_0,_2))"
+    C = make_layout(make_layout(4, 2), make_layout(3, 8))
+    assert str(C) == "(_4,_3):(_2,_8)"
+    assert same_function(C[0], make_layout(4, 2)) and same_function(C[1], make_layout(3, 8))
+
+
+def test_layout_is_immutable_and_hashable() -> None:
+    L = make_layout((4, 8))
+    with pytest.raises(AttributeError):
+        L.shape = (1,)  # type: ignore[misc]
+    assert L == make_layout((4, 8)) and hash(L) == hash(make_layout((4, 8)))
+
+
+def test_non_congruent_is_rank_error() -> None:
+    with pytest.raises(cs.RankError, match="(?i)congruent"):
+        Layout((4, 8), (1,))
+    with pytest.raises(cs.LayoutError):
+        make_layout((4, 8), stride=(1, 4), bogus=1)
+
+
+def test_queries() -> None:
+    L = parse("(_4,(_2,_3)):(_2,(_1,_8))")
+    assert cs.size(L) == 24 and cs.rank(L) == 2 and cs.depth(L) == 2
+    assert cs.cosize(L) == max(image(L)) + 1
+    assert cs.coshape(L) == (7, 18)
+    assert cs.cosize(make_layout((2, 3), (0, 2))) == 5
+
+
+def test_calls() -> None:
+    L = make_layout((4, 8))
+    assert L(5) == 5 and L(1, 1) == 5 and L((1, 1)) == 5
+    H = parse("(_3,(_2,_3)):(_3,(_12,_1))")
+    assert H(16) == H((1, 5)) == H((1, (1, 2))) == 17
+
+
+def test_slicing() -> None:
+    L = make_layout((4, (2, 3)))
+    S = cs.slice_((cs._, (1, cs._)), L)
+    assert str(S) == "(_4,_3):(_1,_8)"
+    S2, off = cs.slice_and_offset((cs._, (1, cs._)), L)
+    assert S2 == S and off == 4
+    for i in range(4):
+        for j in range(3):
+            assert S(i, j) + off == L(i, (1, j))
+    D = cs.dice((cs._, (1, cs._)), L)
+    assert cs.size(D) == 2
+    assert str(make_layout((4, 8))(cs._, 2)) == "(_4):(_1)"
+
+
+def test_mode_manipulation() -> None:
+    L = parse("(_2,_3,_4):(_1,_2,_6)")
+    assert str(L[1]) == "_3:_2"
+    assert str(cs.select(L, 2, 0)) == "(_4,_2):(_6,_1)"
+    assert str(cs.take(L, 1, 3)) == "(_3,_4):(_2,_6)"
+    G = cs.group(L, 0, 2)
+    assert str(G) == "((_2,_3),_4):((_1,_2),_6)"
+    assert same_function(G, L)
+    assert str(cs.append(make_layout(4), n=3)) == "(_4,_1,_1):(_1,_0,_0)"
+    assert str(cs.prepend(make_layout((4,)), make_layout(2, 8))) == "(_2,_4):(_8,_1)"
+    F = cs.flatten(parse("((_2,_3),_5):((_1,_2),_6)"))
+    assert str(F) == "(_2,_3,_5):(_1,_2,_6)"
+    U = cs.unflatten(F, ((0, 0), 0))
+    assert str(U) == "((_2,_3),_5):((_1,_2),_6)"
+    with pytest.raises(cs.RankError):
+        L[5]
+    with pytest.raises(cs.RankError):
+        cs.take(L, 2, 1)
+
+
+def test_make_ordered_layout_and_like() -> None:
+    L = cs.make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1))
+    assert str(L) == "(_2,_2,_2,_2):(_1,_4,_8,_2)"
+    check_compact(L)
+    K = cs.make_layout_like(make_layout((2, 3), (30, 2)))
+    assert str(K) == "(_2,_3):(_3,_1)"
+    check_compact(K)
+    with pytest.raises(cs.RankError):
+        cs.make_ordered_layout((2, 2), (0, 1, 2))
+
+
+def test_dynamic_leaves_give_formulas() -> None:
+    M = Dyn("M")
+    L = make_layout((Int[4], M))
+    assert str(L) == "(_4,M):(_1,_4)"
+    assert str(cs.size(L)) == "4*M"
+    for m in (1, 2, 5):
+        S = to_static(L, {"M": m})
+        for i in range(nsize(S)):
+            assert plain(cs.subs(L(i), {"M": m})) == f(S, i)
+        assert plain(cs.subs(cs.cosize(L), {"M": m})) == int(cs.cosize(S))
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4), st.data())
+def test_prop_make_ordered_layout_is_compact(shape: list[int], data: Any) -> None:
+    order = data.draw(st.permutations(range(len(shape))))
+    L = cs.make_ordered_layout(tuple(shape), tuple(order))
+    check_compact(L)
+    # the mode of order 0 has stride 1 unless its extent is 1
+    k = order.index(0)
+    if shape[k] > 1:
+        assert L.stride[k] == 1
+
+
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=4))
+def test_prop_layout_left_right_compact(shape: list[int]) -> None:
+    check_compact(make_layout(tuple(shape)))
+    check_compact(make_layout(tuple(shape), LayoutRight))
+
+
+def _static_cases(*ops: str) -> list[Any]:
+    out = []
+    for op in ops:
+        path = os.path.join(CONFORMANCE, f"{op}.jsonl")
+        if not os.path.exists(path):
+            continue
+        with open(path) as fh:
+            for line in fh:
+                c = json.loads(line)
+                if "bind" not in c and not any("Sw<" in a for a in c["args"]):
+                    out.append(pytest.param(c, id=c["id"]))
+    return out
+
+
+@pytest.mark.parametrize("case", _static_cases("size", "cosize", "rank", "depth", "flatten", "make_ordered_layout"))
+def test_conformance_static(case: dict[str, Any]) -> None:
+    args = [parse(a) for a in case["args"]]
+    fn = getattr(cs, case["op"])
+    if isinstance(case["expect"], dict):
+        with pytest.raises(cs.LayoutError):
+            fn(*args)
+        return
+    r = fn(*args)
+    assert str(r) == case["expect"]
+    if case["op"] == "flatten" and isinstance(args[0], Layout):
+        assert same_function(args[0], r) and cs.depth(r) <= 1
+    if case["op"] == "make_ordered_layout":
+        order = cs.flatten(args[1]) if isinstance(args[1], tuple) else (args[1],)
+        if len(set(order)) == len(order):   # distinct orders: a compact layout
+            check_compact(r)

@@ -1,0 +1,124 @@
+"""CuTe notation (issue 2, item 6): parse, print, subs."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+from typing import Any
+
+import pytest
+from hypothesis import given, strategies as st
+
+import cute_sym as cs
+from cute_sym import Dyn, Layout, parse
+
+from postconditions import image, plain, to_static
+
+CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+
+
+def _static_arg_strings() -> list[str]:
+    out: set[str] = set()
+    for path in glob.glob(os.path.join(CONFORMANCE, "*.jsonl")):
+        with open(path) as fh:
+            for line in fh:
+                c = json.loads(line)
+                if "bind" in c:
+                    continue
+                for a in c["args"]:
+                    if "Sw<" not in a:
+                        out.add(a)
+    return sorted(out)
+
+
+ARGS = _static_arg_strings()
+
+
+@pytest.mark.skipif(not ARGS, reason="conformance corpus not found")
+def test_roundtrip_every_static_corpus_argument() -> None:
+    """``str(parse(s)) == s`` for every static (non-swizzle) argument string of the corpus."""
+    bad = [s for s in ARGS if cs.to_str(parse(s)) != s]
+    assert not bad, f"{len(bad)} strings do not round-trip, e.g. {bad[:5]}"
+    assert len(ARGS) > 1000
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("_4", int), ("(_2,(_3,_4))", tuple), ("(_4,_8):(_1,_4)", Layout), ("(_4):(_1)", Layout),
+    ("()", tuple), ("_-1", int),
+])
+def test_parse_kinds(text: str, kind: type) -> None:
+    x = parse(text)
+    assert isinstance(x, kind)
+    assert cs.to_str(x) == text
+
+
+def test_one_tuple_is_not_its_element() -> None:
+    a, b = parse("(_4):(_1)"), parse("_4:_1")
+    assert a.shape == (4,) and b.shape == 4 and cs.rank(a) == cs.rank(b) == 1
+    assert image(a) == image(b)
+
+
+def test_underscore_and_tilers() -> None:
+    assert parse("_") is cs._
+    T = parse("(_4:_1,_)")
+    assert isinstance(T[0], Layout) and T[1] is cs._
+    T2 = parse("(_3:_3,(_2,_4):(_1,_8))")
+    assert str(T2[1]) == "(_2,_4):(_1,_8)"
+
+
+def test_symbols_by_role() -> None:
+    L = parse("(M,_2):(_1,d)")
+    m, d = L.shape[0], L.stride[1]
+    assert m.is_positive and d.is_positive is None and d.is_integer
+    assert not cs.is_static(L)
+    L2 = parse("(M,N):(_1,M)", {"M": 128})
+    assert str(L2) == "(_128,N):(_1,_128)"
+
+
+def test_subs_gives_known_dynamic_values() -> None:
+    L = parse("(_4,(M,_2)):(_1,(_4,4*M))")
+    assert str(L) == "(_4,(M,_2)):(_1,(_4,4*M))"
+    S = cs.subs(L, {"M": 8})
+    assert str(S) == "(_4,(8,_2)):(_1,(_4,32))"
+    assert to_static(S) == Layout((4, (8, 2)), (1, (4, 32)))
+
+
+def test_formulas_parse_back() -> None:
+    for text in ("16*N:_1", "(ceil_div(M,128),_4):(_1,M)", "(M//4,_2):(_2,M%4)"):
+        x = parse(text)
+        assert str(parse(str(x))) == str(x)
+
+
+@pytest.mark.parametrize("bad", ["", "(_4,_8", "(_4,_8):", "_4:_1 junk", "(_4,,_8)", "@"])
+def test_bad_text_is_notation_error(bad: str) -> None:
+    with pytest.raises(cs.NotationError) as ei:
+        parse(bad)
+    assert str(ei.value)
+
+
+def test_parse_non_string() -> None:
+    with pytest.raises(cs.LayoutError):
+        parse(42)  # type: ignore[arg-type]
+
+
+@st.composite
+def tuples(draw: Any, depth: int = 2) -> Any:
+    if depth == 0 or draw(st.integers(0, 2)) == 0:
+        return draw(st.integers(-3, 40))
+    return tuple(draw(tuples(depth - 1)) for _ in range(draw(st.integers(0, 3))))
+
+
+@given(tuples())
+def test_prop_tuple_roundtrip(t: Any) -> None:
+    s = cs.to_str(t)
+    assert plain(parse(s)) == t
+    assert cs.to_str(parse(s)) == s
+
+
+@given(st.lists(st.integers(1, 9), min_size=1, max_size=4), st.data())
+def test_prop_symbolic_subs_equals_static(shape: list[int], data: Any) -> None:
+    names = [f"n{k}" for k in range(len(shape))]
+    L = cs.make_layout(tuple(Dyn(n) for n in names))
+    S = to_static(L, dict(zip(names, shape)))
+    assert S.shape == tuple(shape)
+    assert image(S) == image(cs.make_layout(tuple(shape)))   # a dynamic 1 keeps a stride: same function
