@@ -25,7 +25,7 @@ import sympy
 from . import decide
 from .errors import DivisibilityError, InjectivityError, LayoutError, RankError
 from .int_tuple import (
-    IntTuple, _, Underscore, plain, cdiv, ceil_div, compact_major, fmt, iter_leaves, norm, product, product_each,
+    IntTuple, _, Underscore, plain, cdiv, ceil_div, compact_major, fmt, iter_leaves, leaves, norm, product, product_each,
     sabs, shape_div, shape_min, signum, smin, zip2_by, evenly_divides,
 )
 from .integers import IntLike
@@ -55,10 +55,7 @@ def _is0(x: IntLike) -> bool:
 
 
 def _flat(layout: Layout) -> tuple[list[Any], list[Any]]:
-    s, d = layout._shape, layout._stride
-    if type(s) is tuple:
-        return list(iter_leaves(s)), list(iter_leaves(d))
-    return [s], [d]
+    return leaves(layout._shape), leaves(layout._stride)
 
 
 def _eq_proved(a: IntLike, b: IntLike) -> bool:
@@ -206,11 +203,11 @@ def coalesce_shape(shape: IntTuple) -> IntTuple:
     >>> coalesce_shape((2, (3, 4))), coalesce_shape(((4, 8),))
     (24, 32)
     """
-    leaves = list(iter_leaves(shape))
-    if not leaves:
+    ls = leaves(shape)
+    if not ls:
         return ()
-    out = [leaves[0]]
-    for a in leaves[1:]:
+    out = [ls[0]]
+    for a in ls[1:]:
         if (type(out[-1]) is int) == (type(a) is int):
             out[-1] = _mul(out[-1], a)
         else:
@@ -275,8 +272,13 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
     resulting mode is unwrapped. No coalesce of the result.
     """
     if type(rs) is tuple:
-        modes = [_compose_impl(ls, ld, s, d) for s, d in zip(rs, rd)]
-        return _mk(tuple(m._shape for m in modes), tuple(m._stride for m in modes))
+        ss: list[Any] = []
+        dd: list[Any] = []
+        for s, d in zip(rs, rd):
+            m = _compose_impl(ls, ld, s, d)
+            ss.append(m._shape)
+            dd.append(m._stride)
+        return _mk(tuple(ss), tuple(dd))
     if type(rd) is int and rd == 0:
         return _mk(rs, rd)
     if type(ls) is not tuple:
@@ -407,6 +409,9 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
+    fast = _complement_static(layout, cotarget)
+    if fast is not None:
+        return fast
     filt = filter(layout)
     cotarget = plain(cotarget)
     if cotarget is None:
@@ -438,7 +443,66 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     rest_stride = compact_major(rest_shape, new_stride)
     s = tuple(rshape) + (rest_shape if type(rest_shape) is tuple else (rest_shape,))
     d = tuple(rstride) + (rest_stride if type(rest_stride) is tuple else (rest_stride,))
-    return _coalesce_flat(list(iter_leaves(s)), list(iter_leaves(d)))
+    return _coalesce_flat(leaves(s), leaves(d))
+
+
+def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
+    """complement on plain ints (the same steps, without the generic helpers); None if not static."""
+    s = leaves(layout._shape)
+    d = leaves(layout._stride)
+    for x in s:
+        if type(x) is not int:
+            return None
+    for x in d:
+        if type(x) is not int:
+            return None
+    if type(cotarget) is tuple:
+        if not all(type(x) is int for x in leaves(cotarget)):
+            return None
+    elif cotarget is not None and type(cotarget) is not int:
+        return None
+    # filter: stride-0 modes become size 1, then coalesce
+    s = [1 if y == 0 else x for x, y in zip(s, d)]
+    filt = _bw_coalesce(s, d, len(s) - 2, s[-1], d[-1])
+    fs, fd = filt._shape, filt._stride
+    if type(fs) is not tuple:
+        fs, fd = [fs], [fd]
+    else:
+        fs, fd = list(fs), list(fd)  # type: ignore[arg-type]
+    if cotarget is None:
+        cotarget = 1
+        for x, y in zip(fs, fd):
+            cotarget += (x - 1) * (y if y >= 0 else -y)
+    if len(fs) == 1 and fd[0] == 0:
+        cs = coalesce_shape(cotarget)
+        return _mk(cs, compact_major(cs))
+    rshape: list[int] = []
+    rstride: list[int] = [1]
+    for i in range(len(fs) - 1):
+        k = 0
+        ms = fd[0]
+        for j in range(1, len(fd)):
+            if fd[j] < ms:
+                ms, k = fd[j], j
+        ns = cdiv(ms, rstride[i])
+        if ns == 0:
+            _check_injective(0, ms, rstride[i])
+        rshape.append(ns)
+        rstride.append(ms * fs[k])
+        del fd[k]
+        del fs[k]
+    ns = cdiv(fd[0], rstride[-1])
+    if ns == 0:
+        _check_injective(0, fd[0], rstride[-1])
+    rshape.append(ns)
+    new_stride = fd[0] * fs[0]
+    if type(cotarget) is int and new_stride > 0 and cotarget >= 0:
+        rest = (cotarget + new_stride - 1) // new_stride
+        return _bw_coalesce(rshape + [rest], rstride + [0 if rest == 1 else new_stride],
+                            len(rshape) - 1, rest, 0 if rest == 1 else new_stride)
+    rest_shape = coalesce_shape(ceil_div(cotarget, new_stride))
+    rest_stride = compact_major(rest_shape, new_stride)
+    return _coalesce_flat(rshape + leaves(rest_shape), rstride + leaves(rest_stride))
 
 
 def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None:
@@ -636,7 +700,15 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
         return _composed_dispatch("logical_divide", layout, tiler)
     tiler = plain(tiler)
     if isinstance(tiler, Layout):
-        comp = complement(tiler, _coalesce(layout)._shape)
+        flat = _coalesce(layout)
+        comp = complement(tiler, flat._shape)
+        # coalesce_x differs from coalesce only when the last extent is a static 1
+        last = layout._shape
+        while type(last) is tuple and last:
+            last = last[-1]
+        if not _is1(last):
+            return _compose_impl(flat._shape, flat._stride, (tiler._shape, comp._shape),
+                                 (tiler._stride, comp._stride))
         full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
         return composition(layout, full)
     if type(tiler) is tuple:

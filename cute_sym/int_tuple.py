@@ -102,7 +102,7 @@ def plain(x: Any) -> Any:
 def unwrap(x: Any) -> Any:
     """Plain ``int``/``tuple`` for user-supplied values (StaticInt, Tup, lists, numpy ints)."""
     t = type(x)
-    if t is int or t is tuple and all(type(e) is int for e in x):
+    if t.__name__ == "Layout" or t is int or t is tuple and all(type(e) is int for e in x):
         return x
     if isinstance(x, bool):
         return x
@@ -729,6 +729,19 @@ def fmt(t: Any) -> str:
     if hasattr(t, "_cute_str"):
         return t._cute_str()  # type: ignore[no-any-return]
     return leaf_str(t)
+
+
+def leaves(t: Any) -> list[Any]:
+    """The leaves of ``t`` as a list (an integer gives a one-element list)."""
+    if type(t) is not tuple:
+        return [t]
+    out: list[Any] = []
+    for e in t:
+        if type(e) is tuple:
+            out.extend(leaves(e))
+        else:
+            out.append(e)
+    return out
 
 
 def iter_leaves(t: Any) -> Iterable[Any]:
