@@ -29,7 +29,7 @@ from .int_tuple import (
     sabs, shape_div, shape_min, signum, smin, zip2_by, evenly_divides,
 )
 from .integers import IntLike
-from .layout import Layout, append, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
+from .layout import Layout, _mk, append, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
 
 __all__ = [
     "coalesce", "coalesce_shape", "filter", "composition", "complement", "right_inverse", "left_inverse",
@@ -39,7 +39,6 @@ __all__ = [
     "zip_layouts",
 ]
 
-_mk = Layout._make
 
 
 # ---------------------------------------------------------------- helpers
