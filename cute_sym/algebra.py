@@ -25,7 +25,7 @@ import sympy
 from . import decide
 from .errors import DivisibilityError, InjectivityError, LayoutError, RankError
 from .int_tuple import (
-    IntTuple, _, Underscore, plain, cdiv, ceil_div, compact_major, fmt, iter_leaves, leaves, norm, product, product_each,
+    IntTuple, _, Underscore, plain, unwrap, cdiv, ceil_div, compact_major, fmt, iter_leaves, leaves, norm, product, product_each,
     sabs, shape_div, shape_min, signum, smin, zip2_by, evenly_divides,
 )
 from .integers import IntLike
@@ -79,54 +79,60 @@ def _mul(a: IntLike, b: IntLike) -> IntLike:
 
 
 # ---------------------------------------------------------------- coalesce
-def _bw_coalesce(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
-                 keep_static: bool = True) -> Layout:
+def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
+           keep_static: bool = True) -> tuple[Any, Any]:
     """CuTe's bw_coalesce over modes ``last, last-1, ..., 0`` onto the stack ``ns:nd``.
 
     A new mode merges into the front when ``s * d == front stride`` (proved);
     a static 1 mode is skipped; the stack starting at static 1 is replaced.
     With ``keep_static`` (the algebra's internal use, as CuTe) a mode never
     merges into a front of symbolic extent, so static extents stay static.
+    Returns ``(shape, stride)``.
     """
-    # the stack is a scalar until the first prepend
-    stack_s: Optional[list[Any]] = None
-    stack_d: list[Any] = []
+    # the stack is a scalar until the first prepend; as lists it is kept reversed
+    rs: Optional[list[Any]] = None
+    rd: list[Any] = []
     for i in range(last, -1, -1):
         s = old_s[i]
         if type(s) is int and s == 1:
             continue
         d = old_d[i]
-        if stack_s is None:
+        if rs is None:
             if type(ns) is int and ns == 1:
                 ns, nd = s, d
                 continue
             fs, fd = ns, nd
         else:
-            fs, fd = stack_s[0], stack_d[0]
-        sd = s * d
-        if keep_static and type(fs) is not int:
+            fs, fd = rs[-1], rd[-1]
+        if type(s) is int and type(d) is int and type(fs) is int and type(fd) is int:
+            merge = s * d == fd
+        elif keep_static and type(fs) is not int:
             merge = False
         else:
-            merge = (sd == fd) if (type(sd) is int and type(fd) is int) else _eq_proved(norm(sd), fd)
+            merge = _eq_proved(s * d, fd)
         if merge:
-            ms = s * fs
-            if type(ms) is not int:
-                ms = norm(ms)
-            if stack_s is None:
-                ns, nd = ms, d
+            if rs is None:
+                ns, nd = s * fs, d
             else:
-                stack_s[0], stack_d[0] = ms, d
+                rs[-1], rd[-1] = s * fs, d
+        elif rs is None:
+            rs, rd = [ns, s], [nd, d]
         else:
-            if stack_s is None:
-                stack_s, stack_d = [s, ns], [d, nd]
-            else:
-                stack_s.insert(0, s)
-                stack_d.insert(0, d)
-    if stack_s is None:
+            rs.append(s)
+            rd.append(d)
+    if rs is None:
         if type(ns) is int and ns == 1:
-            return _mk(1, 0)
-        return _mk(ns, nd)
-    return _mk(tuple(stack_s), tuple(stack_d))
+            return 1, 0
+        return ns, nd
+    rs.reverse()
+    rd.reverse()
+    return tuple(rs), tuple(rd)
+
+
+def _bw_coalesce(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
+                 keep_static: bool = True) -> Layout:
+    s, d = _bw_sd(old_s, old_d, last, ns, nd, keep_static)
+    return _mk(s, d)
 
 
 def _coalesce_flat(s: list[Any], d: list[Any], keep_static: bool = True) -> Layout:
@@ -172,7 +178,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("coalesce", layout, profile)
-    profile = plain(profile)
+    profile = None if profile is None else unwrap(profile)
     if profile is None or type(profile) is not tuple:
         s, d = _flat(layout)
         return _coalesce_flat(s, d, keep_static=False)
@@ -225,7 +231,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
     _12:_1
     """
     from .layout import filter_zeros
-    profile = plain(profile)
+    profile = None if profile is None else unwrap(profile)
     if profile is not None and type(profile) is tuple:
         return _transform_layout(layout, profile, filter)
     return _coalesce(filter_zeros(layout))
@@ -250,7 +256,7 @@ def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
     return sabs(r), signum(r)
 
 
-def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
+def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
     """CuTe's composition_impl on a coalesced (flat) lhs ``ls:ld`` and rhs ``rs:rd``.
 
     For a tuple lhs and an integral rhs ``rs:rd`` the modes ``0 .. R-2`` of the lhs
@@ -274,16 +280,16 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
         ss: list[Any] = []
         dd: list[Any] = []
         for s, d in zip(rs, rd):
-            m = _compose_impl(ls, ld, s, d)
-            ss.append(m._shape)
-            dd.append(m._stride)
-        return _mk(tuple(ss), tuple(dd))
+            ms, md = _compose_sd(ls, ld, s, d)
+            ss.append(ms)
+            dd.append(md)
+        return tuple(ss), tuple(dd)
     if type(rd) is int and rd == 0:
-        return _mk(rs, rd)
+        return rs, rd
     if type(ls) is not tuple:
-        return _mk(rs, _mul(rd, ld))
+        return rs, _mul(rd, ld)
     if type(rd) is not int and decide.prove("==", rd, 0):
-        return _mk(rs, 0)
+        return rs, 0
     R = len(ls)
     res_s: list[Any] = []
     res_d: list[Any] = []
@@ -326,15 +332,20 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
         rest_stride = next_stride
     last_d = _mul(rest_stride, ld[R - 1])
     if not res_s:
-        return _mk(rest_shape, last_d)
+        return rest_shape, last_d
     if _is1(rest_shape):
         if len(res_s) == 1:
-            return _mk(res_s[0], res_d[0])
-        return _mk(tuple(res_s), tuple(res_d))
+            return res_s[0], res_d[0]
+        return tuple(res_s), tuple(res_d)
     res_s.append(rest_shape)
     res_d.append(last_d)
-    return _mk(tuple(res_s), tuple(res_d))
+    return tuple(res_s), tuple(res_d)
 
+
+
+def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
+    s, d = _compose_sd(ls, ld, rs, rd)
+    return _mk(s, d)
 
 
 def composition(lhs: Any, rhs: Any) -> Any:
@@ -357,7 +368,8 @@ def composition(lhs: Any, rhs: Any) -> Any:
     """
     if not isinstance(lhs, Layout):
         return _composed_dispatch("composition", lhs, rhs)
-    rhs = plain(rhs)
+    if type(rhs) is not Layout:
+        rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
         return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride)
@@ -412,7 +424,7 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if fast is not None:
         return fast
     filt = filter(layout)
-    cotarget = plain(cotarget)
+    cotarget = None if cotarget is None else unwrap(cotarget)
     if cotarget is None:
         cotarget = cosize(filt)
     elif isinstance(cotarget, Layout):
@@ -421,6 +433,12 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if len(fs) == 1 and _is0(fd[0]):
         cs = coalesce_shape(cotarget)
         return _mk(cs, compact_major(cs))
+    # A symbolic extent might be 1, and a mode of extent 1 is no part of the image:
+    # its stride would open a gap that is not there. Exact only when it is >= 2.
+    if len(fs) > 1 or cotarget is not None:
+        for x in fs:
+            if type(x) is not int and not decide.require(">=", x, 2, why="complement (a mode of extent 1)"):
+                raise LayoutError("complement: symbolic extent 1 modes are not supported")  # pragma: no cover
     shapes, strides = list(fs), list(fd)
     R = len(shapes)
     rshape: list[Any] = []
@@ -447,27 +465,43 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
 
 def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
     """complement on plain ints (the same steps, without the generic helpers); None if not static."""
-    s = leaves(layout._shape)
-    d = leaves(layout._stride)
+    s0, d0 = layout._shape, layout._stride
+    if type(s0) is int and type(d0) is int and d0 > 0 and s0 > 1 and (
+            cotarget is None or type(cotarget) is int and cotarget >= 0):
+        # one mode s0:d0: the gap below d0, then the rest above s0*d0
+        span = s0 * d0
+        cot = (s0 - 1) * d0 + 1 if cotarget is None else cotarget
+        rest = (cot + span - 1) // span
+        if rest == 1:
+            return _mk(1, 0) if d0 == 1 else _mk(d0, 1)
+        if d0 == 1:
+            return _mk(rest, span)
+        return _mk((d0, rest), (1, span))
+    s = leaves(s0)
+    d = leaves(d0)
     for x in s:
         if type(x) is not int:
             return None
     for x in d:
         if type(x) is not int:
             return None
-    if type(cotarget) is tuple:
-        if not all(type(x) is int for x in leaves(cotarget)):
-            return None
-    elif cotarget is not None and type(cotarget) is not int:
+    tc = type(cotarget)
+    if tc is tuple:
+        for x in leaves(cotarget):
+            if type(x) is not int:
+                return None
+    elif cotarget is not None and tc is not int:
         return None
     # filter: stride-0 modes become size 1, then coalesce
-    s = [1 if y == 0 else x for x, y in zip(s, d)]
-    filt = _bw_coalesce(s, d, len(s) - 2, s[-1], d[-1])
-    fs, fd = filt._shape, filt._stride
+    n = len(s)
+    for k in range(n):
+        if d[k] == 0:
+            s[k] = 1
+    fs, fd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1])
     if type(fs) is not tuple:
         fs, fd = [fs], [fd]
     else:
-        fs, fd = list(fs), list(fd)  # type: ignore[arg-type]
+        fs, fd = list(fs), list(fd)
     if cotarget is None:
         cotarget = 1
         for x, y in zip(fs, fd):
@@ -477,28 +511,33 @@ def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
         return _mk(cs, compact_major(cs))
     rshape: list[int] = []
     rstride: list[int] = [1]
-    for i in range(len(fs) - 1):
+    last = 1
+    while len(fd) > 1:
         k = 0
         ms = fd[0]
         for j in range(1, len(fd)):
             if fd[j] < ms:
                 ms, k = fd[j], j
-        ns = cdiv(ms, rstride[i])
+        ns = cdiv(ms, last)
         if ns == 0:
-            _check_injective(0, ms, rstride[i])
+            _check_injective(0, ms, last)
         rshape.append(ns)
-        rstride.append(ms * fs[k])
+        last = ms * fs[k]
+        rstride.append(last)
         del fd[k]
         del fs[k]
-    ns = cdiv(fd[0], rstride[-1])
+    ns = cdiv(fd[0], last)
     if ns == 0:
-        _check_injective(0, fd[0], rstride[-1])
+        _check_injective(0, fd[0], last)
     rshape.append(ns)
     new_stride = fd[0] * fs[0]
-    if type(cotarget) is int and new_stride > 0 and cotarget >= 0:
+    if tc is not tuple and new_stride > 0 and cotarget >= 0:
         rest = (cotarget + new_stride - 1) // new_stride
-        return _bw_coalesce(rshape + [rest], rstride + [0 if rest == 1 else new_stride],
-                            len(rshape) - 1, rest, 0 if rest == 1 else new_stride)
+        rshape.append(rest)
+        rstride.append(0 if rest == 1 else new_stride)
+        m = len(rshape)
+        rs, rd = _bw_sd(rshape, rstride, m - 2, rshape[m - 1], rstride[m - 1])
+        return _mk(rs, rd)
     rest_shape = coalesce_shape(ceil_div(cotarget, new_stride))
     rest_stride = compact_major(rest_shape, new_stride)
     return _coalesce_flat(rshape + leaves(rest_shape), rstride + leaves(rest_stride))
@@ -532,8 +571,12 @@ def right_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
-    flat = _coalesce(layout)
-    fs, fd = _flat(flat)
+    ls, ld = _flat(layout)
+    n = len(ls)
+    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    if all(type(x) is int for x in fs) and all(type(x) is int for x in fd):
+        return _right_inverse_static(fs, fd)
     seq: list[int] = []
     nxt: IntLike = 1
     while True:
@@ -559,6 +602,37 @@ def right_inverse(layout: Any) -> Any:
     if len(seq) == 1:
         return _mk(shp[0], std[0])
     return _mk(shp, std)
+
+
+def _right_inverse_static(fs: list[int], fd: list[int]) -> Layout:
+    # column-major index strides of the coalesced modes (a static 1 extent gets 0)
+    istride = []
+    cur = 1
+    for x in fs:
+        istride.append(0 if x == 1 else cur)
+        cur *= x
+    shp: list[int] = []
+    std: list[int] = []
+    nxt = 1
+    used = 0
+    while True:
+        for j in range(len(fd)):
+            if fd[j] == nxt and not (used >> j) & 1:
+                break
+        else:
+            break
+        used |= 1 << j
+        shp.append(fs[j])
+        std.append(istride[j])
+        ns = fs[j] * fd[j]
+        if ns == nxt:
+            break
+        nxt = ns
+    if not shp:
+        return _mk(1, 0)
+    if len(shp) == 1:
+        return _mk(shp[0], std[0])
+    return _mk(tuple(shp), tuple(std))
 
 
 def left_inverse(layout: Any) -> Any:
@@ -695,28 +769,32 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     >>> print(logical_divide(parse("(_4,_2,_3):(_2,_1,_8)"), parse("_4:_2")))
     ((_2,_2),(_2,_3)):((_4,_1),(_2,_8))
     """
-    if not isinstance(layout, Layout):
+    if type(layout) is not Layout:
         return _composed_dispatch("logical_divide", layout, tiler)
-    tiler = plain(tiler)
-    if isinstance(tiler, Layout):
-        flat = _coalesce(layout)
-        comp = complement(tiler, flat._shape)
+    tt = type(tiler)
+    if tt is int:
+        tiler = _mk(tiler, 0 if tiler == 1 else 1)
+    elif tt is not Layout:
+        tiler = unwrap(tiler)
+        if type(tiler) is tuple:
+            return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
+        if tiler is _:
+            return layout
+        if isinstance(tiler, sympy.Expr):
+            tiler = _mk(tiler, 1)
+        elif not isinstance(tiler, Layout):
+            return _composed_dispatch("logical_divide", layout, tiler)
+    fl_s, fl_d = _flat(layout)
+    n = len(fl_s)
+    flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
+    comp = complement(tiler, flat_s)
+    last = fl_s[n - 1]
+    if not (type(last) is int and last == 1):
         # coalesce_x differs from coalesce only when the last extent is a static 1
-        last = layout._shape
-        while type(last) is tuple and last:
-            last = last[-1]
-        if not _is1(last):
-            return _compose_impl(flat._shape, flat._stride, (tiler._shape, comp._shape),
-                                 (tiler._stride, comp._stride))
-        full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
-        return composition(layout, full)
-    if type(tiler) is tuple:
-        return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
-    if tiler is _:
-        return layout
-    if type(tiler) is int or isinstance(tiler, sympy.Expr):
-        return logical_divide(layout, _mk(tiler, 0 if _is1(tiler) else 1))
-    return _composed_dispatch("logical_divide", layout, tiler)
+        return _compose_impl(flat_s, flat_d, (tiler._shape, comp._shape),
+                             (tiler._stride, comp._stride))
+    full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
+    return composition(layout, full)
 
 
 def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
@@ -732,7 +810,8 @@ def zipped_divide(layout: Any, tiler: Any) -> Any:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("zipped_divide", layout, tiler)
-    tiler = plain(tiler)
+    if type(tiler) is not Layout:
+        tiler = unwrap(tiler)
     return _tile_unzip(logical_divide(layout, tiler), tiler)
 
 
@@ -777,7 +856,8 @@ def logical_product(block: Any, tiler: Any) -> Any:
     """
     if not isinstance(block, Layout):
         return _composed_dispatch("logical_product", block, tiler)
-    tiler = plain(tiler)
+    if type(tiler) is not Layout:
+        tiler = unwrap(tiler)
     if isinstance(tiler, Layout):
         comp = complement(block, _mul(product(block._shape), cosize(tiler)))
         rest = composition(comp, tiler)
@@ -795,7 +875,8 @@ def zipped_product(block: Any, tiler: Any) -> Any:
     """``logical_product`` with modes gathered: ``((BLOCK...), (REST...))``."""
     if not isinstance(block, Layout):
         return _composed_dispatch("zipped_product", block, tiler)
-    tiler = plain(tiler)
+    if type(tiler) is not Layout:
+        tiler = unwrap(tiler)
     return _tile_unzip(logical_product(block, tiler), tiler)
 
 
@@ -884,7 +965,7 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Lay
     >>> print(tile_to_shape(parse("(_8,_8):(_8,_1)"), (32, 64)))
     (_32,(_8,_8)):(_8,(_1,_256))
     """
-    trg_shape = plain(trg_shape)
+    trg_shape = unwrap(trg_shape)
     r = len(trg_shape) if type(trg_shape) is tuple else 1
     if block.rank() > r:
         raise RankError("tile_to_shape: Rank of layout must be <= rank of target shape.")

@@ -39,7 +39,7 @@ from sympy.printing.precedence import PRECEDENCE
 from . import decide
 from .algebra import coalesce
 from .errors import LayoutError, RankError
-from .integers import Dyn, symbol_facts
+from .integers import IMod, Dyn, symbol_facts
 from .int_tuple import iter_leaves, product
 from .layout import Layout
 
@@ -111,37 +111,31 @@ class FloorDiv(sympy.Function):  # type: ignore[misc]
         return f"{_paren(printer, self.args[0])} // {_paren(printer, self.args[1])}"
 
 
-class IMod(sympy.Function):  # type: ignore[misc]
-    """Integer modulo ``a % b`` (``b > 0``; exact for ``a >= 0``), result in ``[0, b)``.
+def _install_imod_additions() -> None:
+    """Give :class:`cute_sym.integers.IMod` (the one integer modulo) what expressions need.
 
-    >>> x = sympy.Symbol("x", integer=True, nonnegative=True)
-    >>> IMod(17, 4), IMod(x, 1), IMod(8 * x, 4)
-    (1, 0, 0)
-    >>> print(3 * IMod(x, 8) + FloorDiv(x, 8))
-    x // 8 + 3*(x % 8)
+    It prints as ``a % b``, binding like ``*`` (``2*(x % 4)``), and refuses a
+    static modulus ``<= 0``. These belong in ``integers.py``; until they are
+    there they are installed here, and this is a no-op once they are.
     """
+    if "_sympystr" in vars(IMod):
+        return
+    integers_eval = IMod.eval
 
-    nargs = 2
-    is_integer = True
-    is_nonnegative = True
-    precedence = PRECEDENCE["Mul"]
-
-    @classmethod
-    def eval(cls, a: Any, b: Any) -> Any:
+    def checked_eval(cls: Any, a: Any, b: Any) -> Any:
         if b.is_Integer and int(b) <= 0:
             raise LayoutError(f"IMod: the modulus must be positive, got {b}")
-        if a.is_Integer and b.is_Integer:
-            return sympy.Integer(int(a) % int(b))
-        if b == 1 or a == 0 or a == b:
-            return sympy.S.Zero
-        if b.is_Integer and a.is_Mul:
-            c, _ = a.as_coeff_Mul()
-            if c.is_Integer and int(c) % int(b) == 0:
-                return sympy.S.Zero
-        return None
+        return integers_eval(a, b)
 
-    def _sympystr(self, printer: Any) -> str:
+    def sympystr(self: Any, printer: Any) -> str:
         return f"{_paren(printer, self.args[0])} % {_paren(printer, self.args[1])}"
+
+    setattr(IMod, "eval", classmethod(checked_eval))
+    setattr(IMod, "_sympystr", sympystr)
+    setattr(IMod, "precedence", PRECEDENCE["Mul"])
+
+
+_install_imod_additions()
 
 
 # ---------------------------------------------------------------- bounds
@@ -157,55 +151,17 @@ def _as_int(x: Any) -> Any:
 def expr_bounds(e: Any) -> tuple[Bound, Bound]:
     """Inclusive integer bounds ``(lo, hi)`` of an index expression (``None``: unbounded).
 
-    Knows :class:`FloorDiv` and :class:`IMod` (non-negative operands, positive
-    divisors), sums and products; the rest goes to
-    :func:`cute_sym.decide.bounds`.
+    :func:`cute_sym.decide.bounds` with :class:`FloorDiv` read as ``floor(a/b)``.
 
     >>> i = Dyn("i", sign="nonnegative", max=127)
     >>> expr_bounds(IMod(FloorDiv(i, 4), 8)), expr_bounds(FloorDiv(i, 32) * 8 + 1)
     ((0, 7), (1, 25))
     """
     e = sympy.sympify(e)
-    if e.is_Integer:
-        return int(e), int(e)
-    if e.is_Symbol:
-        facts = symbol_facts(e)
-        return facts[1], facts[2]
-    if isinstance(e, FloorDiv):
-        (al, ah), (bl, bh) = expr_bounds(e.args[0]), expr_bounds(e.args[1])
-        if al is None or al < 0 or bl is None or bl <= 0:
-            return None, None
-        return (al // bh if bh is not None else 0), (None if ah is None else ah // bl)
-    if isinstance(e, IMod):
-        (al, ah), (bl, bh) = expr_bounds(e.args[0]), expr_bounds(e.args[1])
-        if al is not None and al >= 0 and ah is not None and bl is not None and ah < bl:
-            return al, ah
-        return 0, (None if bh is None else bh - 1)
-    if e.is_Add:
-        lo: Bound = 0
-        hi: Bound = 0
-        for t in e.args:
-            tl, th = expr_bounds(t)
-            lo = None if lo is None or tl is None else lo + tl
-            hi = None if hi is None or th is None else hi + th
-        return lo, hi
-    if e.is_Mul:
-        acc: tuple[Bound, Bound] = (1, 1)
-        for t in e.args:
-            acc = _mul_iv(acc, expr_bounds(t))
-        return acc
-    b = decide.bounds(e)
-    return (None if b[0] is None else math.ceil(b[0])), (None if b[1] is None else math.floor(b[1]))
-
-
-def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
-    inf = math.inf
-    ends: list[float] = []
-    for p in (-inf if x[0] is None else x[0], inf if x[1] is None else x[1]):
-        for q in (-inf if y[0] is None else y[0], inf if y[1] is None else y[1]):
-            ends.append(0 if p == 0 or q == 0 else p * q)
-    lo, hi = min(ends), max(ends)
-    return (None if lo == -inf else int(lo)), (None if hi == inf else int(hi))
+    if e.has(FloorDiv):
+        e = e.replace(FloorDiv, lambda a, b: sympy.floor(a / b))
+    lo, hi = decide.bounds(e)
+    return (None if lo is None else math.ceil(lo)), (None if hi is None else math.floor(hi))
 
 
 def _below(e: Any, limit: Any) -> bool:

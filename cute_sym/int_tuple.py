@@ -691,14 +691,25 @@ def crd2crd(coord: Any, src_shape: IntTuple, dst_shape: IntTuple) -> Any:
 def zip2_by(t: Any, guide: Any) -> Any:
     """Gather the rank-2 terminals of ``t`` found at the leaves of ``guide`` into
     two modes (CuTe's ``zip2_by``, used by zipped divides and products)."""
-    if type(guide) is tuple:
-        if type(t) is not tuple or len(t) < len(guide):
-            raise RankError("zip2_by: Mismatched ranks")
-        split = [zip2_by(t[i], guide[i]) for i in range(len(guide))]
-        return (tuple(s[0] for s in split), tuple(s[1] for s in split) + tuple(t[len(guide):]))
-    if type(t) is not tuple or len(t) != 2:
-        raise RankError("zip2_by: Mismatched ranks (terminal is not rank 2)")
-    return t
+    if type(guide) is not tuple:
+        if type(t) is not tuple or len(t) != 2:
+            raise RankError("zip2_by: Mismatched ranks (terminal is not rank 2)")
+        return t
+    n = len(guide)
+    if type(t) is not tuple or len(t) < n:
+        raise RankError("zip2_by: Mismatched ranks")
+    first: list[Any] = []
+    second: list[Any] = []
+    for i in range(n):
+        x = t[i]
+        if type(guide[i]) is tuple:
+            x = zip2_by(x, guide[i])
+        elif type(x) is not tuple or len(x) != 2:
+            raise RankError("zip2_by: Mismatched ranks (terminal is not rank 2)")
+        first.append(x[0])
+        second.append(x[1])
+    second.extend(t[n:])
+    return tuple(first), tuple(second)
 
 
 # ---------------------------------------------------------------- printing
