@@ -291,6 +291,16 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
     if type(rd) is not int and decide.prove("==", rd, 0):
         return rs, 0
     R = len(ls)
+    if type(rs) is int and type(rd) is int:
+        for x in ls:
+            if type(x) is not int:
+                break
+        else:
+            for x in ld:
+                if type(x) is not int:
+                    break
+            else:
+                return _compose_static(ls, ld, rs, rd)
     res_s: list[Any] = []
     res_d: list[Any] = []
     rest_shape: Any = rs
@@ -341,6 +351,46 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
     res_d.append(last_d)
     return tuple(res_s), tuple(res_d)
 
+
+
+def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int) -> tuple[Any, Any]:
+    """_compose_sd on plain ints: the same fold, without the generic helpers."""
+    res_s: list[int] = []
+    res_d: list[int] = []
+    rest_shape = rs
+    rest_stride = rd
+    last = len(ls) - 1
+    for i in range(last):
+        cs = ls[i]
+        if not (rest_stride % cs == 0 or rest_stride < cs):
+            raise DivisibilityError(
+                f"Stride Divisibility Condition: {rest_stride} % {cs} != 0 and {rest_stride} >= {cs}")
+        if rest_stride > 0:
+            ars, sgn = rest_stride, 1
+        elif rest_stride < 0:
+            ars, sgn = -rest_stride, -1
+        else:
+            raise DivisibilityError("composition: division by zero (stride 0)")
+        next_shape = (cs + ars - 1) // ars
+        next_stride = ((ars + cs - 1) // cs) * sgn
+        if next_shape != 1 and rest_shape != 1:
+            new_shape = next_shape if next_shape <= rest_shape else rest_shape
+            if rest_shape % new_shape != 0:
+                raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
+            res_s.append(new_shape)
+            res_d.append(rest_stride * ld[i])
+            rest_shape //= new_shape
+        rest_stride = next_stride
+    last_d = rest_stride * ld[last]
+    if not res_s:
+        return rest_shape, last_d
+    if rest_shape == 1:
+        if len(res_s) == 1:
+            return res_s[0], res_d[0]
+        return tuple(res_s), tuple(res_d)
+    res_s.append(rest_shape)
+    res_d.append(last_d)
+    return tuple(res_s), tuple(res_d)
 
 
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
@@ -420,6 +470,8 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     """
     if not isinstance(layout, Layout):
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
+    if cotarget is not None and type(cotarget) is not int:
+        cotarget = unwrap(cotarget)
     fast = _complement_static(layout, cotarget)
     if fast is not None:
         return fast
@@ -657,14 +709,19 @@ def left_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("left_inverse", layout, None)
-    flat = _coalesce(layout)
-    fs, fd = _flat(flat)
-    istride = list(iter_leaves(compact_major(tuple(fs))))
+    ls, ld = _flat(layout)
+    n = len(ls)
+    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    istride = leaves(compact_major(tuple(fs)))
     modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
     if not modes:
         return _mk(product(tuple(fs)), 0)
-    # stable sort by stride (decided)
     order: list[tuple[Any, Any, Any]] = []
+    if all(type(m[1]) is int for m in modes):
+        order = sorted(modes, key=lambda m: m[1])     # stable
+        modes = []
+    # stable sort by stride (decided)
     for m in modes:
         pos = len(order)
         while pos > 0:
@@ -684,8 +741,12 @@ def left_inverse(layout: Any) -> Any:
     for k in range(len(order) - 1):
         s, d, ist = order[k]
         nd = order[k + 1][1]
-        if not decide.require("|", d, nd, why="left_inverse"):
-            raise DivisibilityError(f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
+        # the next stride must be a multiple of this mode's span: injective, and invertible by strides
+        span = _mul(s, d)
+        if not ((nd % span == 0) if (type(nd) is int and type(span) is int and span != 0)
+                else decide.require("|", span, nd, why="left_inverse")):
+            raise DivisibilityError(
+                f"Left inverse divisibility condition: stride {fmt(nd)} is not a multiple of {fmt(s)}*{fmt(d)}")
         rs.append(cdiv(nd, d))
         rd.append(ist)
     rs.append(order[-1][0])

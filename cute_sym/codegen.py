@@ -28,7 +28,7 @@ def offset(i: int) -> int:
 from __future__ import annotations
 
 import re
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import sympy
 
@@ -84,8 +84,8 @@ class _Dag:
             return (None if al is None or bl is None else al + bl), (None if ah is None or bh is None else ah + bh)
         if op == "-":
             return (None if al is None or bh is None else al - bh), (None if ah is None or bl is None else ah - bl)
-        if op == "*":
-            return _mul_iv((al, ah), (bl, bh))
+        if op == "*":   # integer ends multiply to integer ends
+            return cast(tuple[Bound, Bound], decide._mul_iv((al, ah), (bl, bh)))
         if op in ("/", ">>"):
             if al is None or al < 0 or bl is None or bl < 0:
                 return None, None
@@ -197,16 +197,6 @@ class _Dag:
             elif m < 0 and (m | low) == -1:
                 return a
         return ("&", a, ("c", m))
-
-
-def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
-    inf = float("inf")
-    ends: list[Any] = []
-    for p in (-inf if x[0] is None else x[0], inf if x[1] is None else x[1]):
-        for q in (-inf if y[0] is None else y[0], inf if y[1] is None else y[1]):
-            ends.append(0 if p == 0 or q == 0 else p * q)
-    lo, hi = min(ends), max(ends)
-    return (None if lo == -inf else int(lo)), (None if hi == inf else int(hi))
 
 
 # ---------------------------------------------------------------- lowering

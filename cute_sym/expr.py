@@ -16,9 +16,10 @@ as a sympy expression, simplified at the layout level first:
 
 then by a small set of rewrite rules on the known form (:func:`rewrite`).
 
-Integer division and modulo are the sympy functions :class:`FloorDiv` and
-:class:`IMod` (exact integer semantics for non-negative operands, printed
-``a // b`` and ``a % b``), not ``floor(a/b)`` over the rationals.
+Integer division and modulo are the sympy functions :class:`FloorDiv` (here)
+and :class:`cute_sym.integers.IMod` (exact integer semantics for non-negative
+operands, printed ``a // b`` and ``a % b``), not ``floor(a/b)`` over the
+rationals; bounds are :func:`cute_sym.decide.bounds`'.
 
 >>> from cute_sym.notation import parse
 >>> print(index_expr(parse("(_4,_8):(_8,_1)")))
@@ -31,6 +32,7 @@ i
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any, Optional, Sequence, Union
 
 import sympy
@@ -157,11 +159,19 @@ def expr_bounds(e: Any) -> tuple[Bound, Bound]:
     >>> expr_bounds(IMod(FloorDiv(i, 4), 8)), expr_bounds(FloorDiv(i, 32) * 8 + 1)
     ((0, 7), (1, 25))
     """
-    e = sympy.sympify(e)
-    if e.has(FloorDiv):
-        e = e.replace(FloorDiv, lambda a, b: sympy.floor(a / b))
-    lo, hi = decide.bounds(e)
+    lo, hi = decide.bounds(_floor_form(sympy.sympify(e)))
     return (None if lo is None else math.ceil(lo)), (None if hi is None else math.floor(hi))
+
+
+@lru_cache(maxsize=8192)
+def _floor_form(e: Any) -> Any:
+    """``e`` with every ``FloorDiv(a, b)`` written ``floor(a/b)``, which :mod:`decide` bounds."""
+    if e.is_Atom:
+        return e
+    args = tuple(_floor_form(a) for a in e.args)
+    if isinstance(e, FloorDiv):
+        return sympy.floor(args[0] / args[1], evaluate=False)
+    return e if args == e.args else e.func(*args)
 
 
 def _below(e: Any, limit: Any) -> bool:

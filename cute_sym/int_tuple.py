@@ -102,8 +102,14 @@ def plain(x: Any) -> Any:
 def unwrap(x: Any) -> Any:
     """Plain ``int``/``tuple`` for user-supplied values (StaticInt, Tup, lists, numpy ints)."""
     t = type(x)
-    if t.__name__ == "Layout" or t is int or t is tuple and all(type(e) is int for e in x):
+    if t is int or t.__name__ == "Layout":
         return x
+    if t is tuple or t is Tup:
+        for e in x:
+            if type(e) is not int:
+                break
+        else:
+            return x if t is tuple else tuple(x)
     if isinstance(x, bool):
         return x
     if isinstance(x, (tuple, list)):

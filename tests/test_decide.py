@@ -95,8 +95,6 @@ def test_guarded_algebra_result_is_right_where_guards_hold() -> None:
     del M
 
 
-@pytest.mark.xfail(strict=True, reason="bug: facts stated with assume() are not used to bound floor(): "
-                   "under assume(d >= 2), prove('!=', floor(d/2), 0) is None (True with Dyn('d', min=2))")
 def test_assumed_bounds_reach_floor() -> None:
     d = Dyn("d", sign="any")
     with cs.assume(d >= 2):
