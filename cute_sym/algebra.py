@@ -176,13 +176,20 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     >>> print(coalesce(make_layout((16, N), (1, 16))))
     16*N:_1
     """
-    if not isinstance(layout, Layout):
-        return _composed_dispatch("coalesce", layout, profile)
-    profile = None if profile is None else unwrap(profile)
-    if profile is None or type(profile) is not tuple:
-        s, d = _flat(layout)
-        return _coalesce_flat(s, d, keep_static=False)
-    return _transform_layout(layout, profile, coalesce)
+    if type(layout) is not Layout:
+        if not isinstance(layout, Layout):
+            return _composed_dispatch("coalesce", layout, profile)
+    if profile is not None:
+        profile = unwrap(profile)
+        if type(profile) is tuple:
+            return _transform_layout(layout, profile, coalesce)
+    s = leaves(layout._shape)
+    d = leaves(layout._stride)
+    n = len(s)
+    if n == 0:
+        return _mk(1, 0)
+    rs, rd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
+    return _mk(rs, rd)
 
 
 def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool = True,
@@ -623,11 +630,15 @@ def right_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
-    ls, ld = _flat(layout)
+    ls = leaves(layout._shape)
+    ld = leaves(layout._stride)
     n = len(ls)
     cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
     fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
-    if all(type(x) is int for x in fs) and all(type(x) is int for x in fd):
+    for x in fs + fd:
+        if type(x) is not int:
+            break
+    else:
         return _right_inverse_static(fs, fd)
     seq: list[int] = []
     nxt: IntLike = 1
@@ -741,12 +752,19 @@ def left_inverse(layout: Any) -> Any:
     for k in range(len(order) - 1):
         s, d, ist = order[k]
         nd = order[k + 1][1]
-        # the next stride must be a multiple of this mode's span: injective, and invertible by strides
+        # d | next stride (CuTe's condition), and the mode ends below the next stride (injective)
         span = _mul(s, d)
-        if not ((nd % span == 0) if (type(nd) is int and type(span) is int and span != 0)
-                else decide.require("|", span, nd, why="left_inverse")):
+        if type(nd) is int and type(d) is int and type(span) is int:
+            ok_div, ok_inj = nd % d == 0, span <= nd
+        else:
+            ok_div = decide.require("|", d, nd, why="left_inverse")
+            ok_inj = decide.require("<=", span, nd, why="left_inverse (injectivity)")
+        if not ok_div:
             raise DivisibilityError(
-                f"Left inverse divisibility condition: stride {fmt(nd)} is not a multiple of {fmt(s)}*{fmt(d)}")
+                f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
+        if not ok_inj:
+            raise InjectivityError(
+                f"left_inverse: the layout is not injective (mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)})")
         rs.append(cdiv(nd, d))
         rd.append(ist)
     rs.append(order[-1][0])
