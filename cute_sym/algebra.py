@@ -459,7 +459,7 @@ def _min_index(strides: list[Any]) -> int:
     return best
 
 
-def complement(layout: Any, cotarget: Any = None) -> Layout:
+def _complement(layout: Any, cotarget: Any = None) -> Layout:
     """The layout of the codomain positions ``layout`` does not reach, up to ``cotarget``.
 
     ``cotarget`` is an integer or an IntTuple (CuTe divides a tuple cotarget mode by
@@ -520,6 +520,42 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     s = tuple(rshape) + (rest_shape if type(rest_shape) is tuple else (rest_shape,))
     d = tuple(rstride) + (rest_stride if type(rest_stride) is tuple else (rest_stride,))
     return _coalesce_flat(leaves(s), leaves(d))
+
+
+def complement(layout: Any, cotarget: Any = None) -> Layout:
+    """The layout of the codomain positions ``layout`` does not reach, up to ``cotarget``.
+
+    ``cotarget`` is an integer or an IntTuple (CuTe divides a tuple cotarget mode by
+    mode); by default the cosize of the filtered layout.
+
+    @pre ``layout`` is injective (on its filtered modes): "Non-injective Layout detected in complement".
+    @post ``result(i) < result(i+1)``: the result is ordered, and disjoint from the image of ``layout``.
+    @post ``size(result) >= cotarget / size(filter(layout))``.
+    @post (static) ``cosize((layout, result)) >= M`` with ``M = size(cotarget)``: where CuTe's
+          weaker checks let an input through that breaks it (strides that do not tile, tuple
+          cotargets), this raises instead.
+
+    >>> from cute_sym.notation import parse
+    >>> print(complement(parse("_4:_1"), 24)), print(complement(parse("(_2,_2):(_1,_6)"), 24))
+    _6:_4
+    (_3,_2):(_2,_12)
+    (None, None)
+    >>> complement(parse("(_2,_3):(_4,_1)"), 24)
+    Traceback (most recent call last):
+    ...
+    cute_sym.errors.DivisibilityError: complement: (_2,_3):(_4,_1) has no complement up to 24: CuTe's answer _3:_8 breaks cosize((A,C)) = 23 >= 24
+    """
+    result = _complement(layout, cotarget)
+    if type(layout) is Layout and type(result) is Layout and layout.is_static() and result.is_static():
+        m = cosize(filter(layout)) if cotarget is None else unwrap(cotarget)
+        if type(m) is tuple:
+            m = product(m)
+        if type(m) is int:
+            whole = cosize(_mk((layout._shape, result._shape), (layout._stride, result._stride)))
+            if whole < m:  # type: ignore[operator]
+                raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
+                                        f"{result} breaks cosize((A,C)) = {whole} >= {m}")
+    return result
 
 
 def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
@@ -866,7 +902,7 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     fl_s, fl_d = _flat(layout)
     n = len(fl_s)
     flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
-    comp = complement(tiler, flat_s)
+    comp = _complement(tiler, flat_s)
     last = fl_s[n - 1]
     if not (type(last) is int and last == 1):
         # coalesce_x differs from coalesce only when the last extent is a static 1
@@ -938,7 +974,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
     if type(tiler) is not Layout:
         tiler = unwrap(tiler)
     if isinstance(tiler, Layout):
-        comp = complement(block, _mul(product(block._shape), cosize(tiler)))
+        comp = _complement(block, _mul(product(block._shape), cosize(tiler)))
         rest = composition(comp, tiler)
         return _mk((block._shape, rest._shape), (block._stride, rest._stride))
     if type(tiler) is tuple:

@@ -113,31 +113,6 @@ class FloorDiv(sympy.Function):  # type: ignore[misc]
         return f"{_paren(printer, self.args[0])} // {_paren(printer, self.args[1])}"
 
 
-def _install_imod_additions() -> None:
-    """Give :class:`cute_sym.integers.IMod` (the one integer modulo) what expressions need.
-
-    It prints as ``a % b``, binding like ``*`` (``2*(x % 4)``), and refuses a
-    static modulus ``<= 0``. These belong in ``integers.py``; until they are
-    there they are installed here, and this is a no-op once they are.
-    """
-    if "_sympystr" in vars(IMod):
-        return
-    integers_eval = IMod.eval
-
-    def checked_eval(cls: Any, a: Any, b: Any) -> Any:
-        if b.is_Integer and int(b) <= 0:
-            raise LayoutError(f"IMod: the modulus must be positive, got {b}")
-        return integers_eval(a, b)
-
-    def sympystr(self: Any, printer: Any) -> str:
-        return f"{_paren(printer, self.args[0])} % {_paren(printer, self.args[1])}"
-
-    setattr(IMod, "eval", classmethod(checked_eval))
-    setattr(IMod, "_sympystr", sympystr)
-    setattr(IMod, "precedence", PRECEDENCE["Mul"])
-
-
-_install_imod_additions()
 
 
 # ---------------------------------------------------------------- bounds

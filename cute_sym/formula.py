@@ -47,9 +47,6 @@ class _Printer(StrPrinter):  # type: ignore[misc]
     def _print_Mod(self, e: Any) -> str:
         return f"{self._wrap(e.args[0])}%{self._wrap(e.args[1])}"
 
-    def _print_IMod(self, e: Any) -> str:
-        return f"{self._wrap(e.args[0])}%{self._wrap(e.args[1])}"
-
     def _print_Min(self, e: Any) -> str:
         return "min(" + ",".join(self._print(a) for a in e.args) + ")"
 

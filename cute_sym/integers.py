@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Final, Optional, Union
 
 import sympy
+from sympy.printing.precedence import PRECEDENCE
 from typing_extensions import TypeAlias, TypeGuard
 
 from .errors import LayoutError
@@ -64,6 +65,15 @@ class DynSymbol(sympy.Symbol):  # type: ignore[misc]
     ``divisor``: the symbol is a multiple of it; ``lo``/``hi``: inclusive
     bounds (``None`` when unbounded). Two symbols with the same name but other
     facts are different symbols, as in sympy.
+
+    @pre ``divisor >= 1``; ``lo <= hi`` when both are given (:func:`Dyn` checks these).
+    @post an integer sympy symbol named ``name`` carrying ``divisor``, ``lo``, ``hi``.
+
+    >>> K = Dyn("K", divisible_by=8, min=8, max=64)
+    >>> isinstance(K, DynSymbol), K.divisor, K.lo, K.hi
+    (True, 8, 8, 64)
+    >>> K == DynSymbol("K", 8, 8, 64, integer=True, positive=True), K == Dyn("K")
+    (True, False)
     """
 
     __slots__ = ("divisor", "lo", "hi")
@@ -131,16 +141,23 @@ class IMod(sympy.Function):  # type: ignore[misc]
     sympy's own ``Mod`` rewrites nested symbolic modulos in ways that are not
     sound for our use, so coordinates use this one.
 
+    @pre ``a >= 0`` and ``b > 0`` (integers).
+    @post ``0 <= result < b``; a number when ``a`` and ``b`` are numbers, 0 when
+          ``b == 1`` or ``a == 0``, else unevaluated.
+
     >>> M = Dyn("M")
     >>> IMod(M, 8).subs(M, 13), IMod(M, 1)
     (5, 0)
     """
 
     is_integer = True
+    precedence = PRECEDENCE["Mul"]     # binds like *: 2*(x % 4)
 
     @classmethod
     def eval(cls, a: Any, b: Any) -> Any:
-        if a.is_Integer and b.is_Integer and b != 0:
+        if b.is_Integer and int(b) <= 0:
+            raise LayoutError(f"IMod: the modulus must be positive, got {b}")
+        if a.is_Integer and b.is_Integer:
             return sympy.Integer(int(a) % int(b))
         if b == 1 or a == 0:
             return sympy.Integer(0)
@@ -148,6 +165,12 @@ class IMod(sympy.Function):  # type: ignore[misc]
 
     def _eval_is_nonnegative(self) -> Optional[bool]:
         return True if self.args[1].is_positive else None
+
+    def _sympystr(self, printer: Any) -> str:
+        def p(x: Any) -> str:
+            s = str(printer._print(x))
+            return s if x.is_Atom and not (x.is_Number and x < 0) else f"({s})"
+        return f"{p(self.args[0])} % {p(self.args[1])}"
 
 
 def builtins_max(a: int, b: int) -> int:
@@ -174,6 +197,11 @@ def symbol_facts(sym: sympy.Symbol) -> tuple[int, Optional[int], Optional[int]]:
 def is_static(x: object) -> bool:
     """True when ``x`` (an integer, int tuple, layout, ...) holds no symbol.
 
+    @post ``True`` exactly when every leaf is a Python ``int`` (a sympy
+          ``Integer``, a run-time value, is dynamic); ``None`` counts as static.
+
+    >>> is_static(sympy.Integer(4))
+    False
     >>> is_static(4), is_static((4, (2, 8))), is_static(Dyn("M"))
     (True, True, False)
     """

@@ -496,7 +496,7 @@ def dispatch(op: str, a: Any, b: Any, *rest: Any) -> Any:
             return make_composed_layout(a.layout_a, a.offset, alg.coalesce(a.layout_b, b))
         if op == "complement":
             inner = a._domain()
-            return alg.complement(inner, inner.cosize() if b is None else b)
+            return alg._complement(inner, inner.cosize() if b is None else b)
     if op in _DOMAIN_OPS or op in ("coalesce", "complement"):
         raise LayoutError(f"{op}: unsupported arguments {a!r}, {b!r}")
     raise LayoutError(f"{op}: not supported for swizzles and composed layouts")
