@@ -552,7 +552,7 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
             m = product(m)
         if type(m) is int:
             whole = cosize(_mk((layout._shape, result._shape), (layout._stride, result._stride)))
-            if whole < m:  # type: ignore[operator]
+            if whole < m:
                 raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
                                         f"{result} breaks cosize((A,C)) = {whole} >= {m}")
     return result

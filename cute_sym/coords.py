@@ -39,6 +39,12 @@ def crd2idx(coord: Any, layout: Any, stride: Optional[IntTuple] = None) -> IntLi
 
     @pre ``coord`` is weakly congruent with the shape ("Mismatched Ranks").
     @post equals ``layout(coord)``.
+
+    >>> from cute_sym.layout import make_layout
+    >>> crd2idx((1, (1, 2)), make_layout((4, (2, 3)), (1, (4, 8)))), crd2idx((1, 2), (4, 8), (8, 1))
+    (21, 10)
+    >>> crd2idx((1, 2), (Dyn("M"), 8))
+    2*M + 1
     """
     coord = as_coordinate(unwrap(coord))
     layout = unwrap(layout)
@@ -51,6 +57,11 @@ def idx2crd(coord: Any, shape: Any, stride: Optional[IntTuple] = None) -> Any:
     """The natural coordinate of index ``coord`` in ``shape``.
 
     @post ``crd2idx(result, shape) == coord`` for ``0 <= coord < size(shape)``.
+
+    >>> idx2crd(13, (4, (2, 3)))
+    (1, (1, 1))
+    >>> crd2idx(idx2crd(13, (4, (2, 3))), (4, (2, 3)))
+    13
     """
     coord = as_coordinate(unwrap(coord))
     shape = unwrap(shape)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Iterator, Optional, Sequence, Union
 
@@ -66,6 +67,7 @@ _RELS = ("==", "!=", "<", "<=", ">", ">=", "|")
 
 # A fact is a normalised tuple: ("ge0", e) e >= 0; ("eq0", e) e == 0; ("dvd", d, e) d | e.
 Fact = tuple[Any, ...]
+Bound = Optional[Union[int, sympy.Rational]]
 
 _FACTS: contextvars.ContextVar[tuple[Fact, ...]] = contextvars.ContextVar("cute_sym_facts", default=())
 _GUARDS: contextvars.ContextVar[Optional["Guards"]] = contextvars.ContextVar("cute_sym_guards", default=None)
@@ -90,6 +92,27 @@ def _prove_int(rel: Rel, a: int, b: int) -> bool:
     raise LayoutError(f"unknown relation {rel!r}")
 
 
+_ZERO = sympy.Integer(0)
+_ONE = sympy.Integer(1)
+
+
+def _sym(x: Any) -> sympy.Expr:
+    """``x`` as a sympy expression, without the cost of ``sympify`` for the usual cases."""
+    if isinstance(x, sympy.Basic):
+        return x
+    if type(x) is int:
+        return sympy.Integer(x)
+    return sympy.sympify(x)
+
+
+def _facts_in_force() -> tuple[Fact, ...]:
+    facts = _FACTS.get()
+    guards = _GUARDS.get()
+    if guards is not None and guards._facts:
+        facts = facts + guards._facts
+    return facts
+
+
 def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     """Decide ``a rel b``: ``True`` proved, ``False`` refuted, ``None`` unknown.
 
@@ -107,130 +130,356 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         return _prove_int(rel, a, b)
     if rel not in _RELS:
         raise LayoutError(f"unknown relation {rel!r}")
-    sa, sb = sympy.sympify(a), sympy.sympify(b)
+    sa, sb = _sym(a), _sym(b)
     if sa.is_Integer and sb.is_Integer:
         return _prove_int(rel, int(sa), int(sb))
-    facts = _FACTS.get()
-    guards = _GUARDS.get()
-    if guards is not None:
-        facts = facts + tuple(guards._facts)
-    return _prove_sym(rel, sa, sb, facts)
+    return _prove_sym(rel, sa, sb, _facts_in_force())
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
 def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> Optional[bool]:
-    sub, extra = _structure(a.free_symbols | b.free_symbols, facts)
+    if a == b:          # structurally identical: no reasoning needed
+        return rel in ("==", "<=", ">=", "|")
+    sub, ge0 = _context(a, b, facts)
     if sub:
-        a, b = a.xreplace(sub), b.xreplace(sub)
-    ge0 = extra
+        a, b = _subst(a, sub), _subst(b, sub)
     if rel == "|":
         return _divides(a, b, facts, sub)
     if rel in (">", ">="):
         rel, a, b = ("<" if rel == ">" else "<="), b, a
-    d = sympy.expand(b - a)
-    if rel == "==":
-        r = _sign_zero(d, ge0)
-        return r
-    if rel == "!=":
-        r = _sign_zero(d, ge0)
-        return None if r is None else not r
-    if rel == "<":      # b - a >= 1
-        if _nonneg(d - 1, ge0):
+    return _decide_diff(rel, b - a, ge0)
+
+
+# ---------------------------------------------------------------- orderings
+def _verdict(rel: Rel, lo: Bound, hi: Bound) -> Optional[bool]:
+    """The answer to ``d rel 0`` (``rel`` in ``== != < <=`` read as ``0 rel d``) from bounds of ``d``."""
+    if rel == "<":      # d >= 1 ?
+        if lo is not None and lo >= 1:
             return True
-        if _nonneg(-d, ge0):
+        if hi is not None and hi <= 0:
             return False
         return None
-    # "<=": b - a >= 0
-    if _nonneg(d, ge0):
-        return True
-    if _nonneg(-d - 1, ge0):
-        return False
-    return None
-
-
-def _sign_zero(d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Optional[bool]:
-    if d == 0:
-        return True
-    if d.is_number:
-        return bool(d == 0)
-    if _nonneg(d - 1, ge0) or _nonneg(-d - 1, ge0):
-        return False
-    return None
-
-
-def _nonneg(e: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> bool:
-    """Sufficient test for ``e >= 0``."""
-    if e.is_number:
-        return bool(e >= 0)
-    lo, _ = bounds(e)
-    if lo is not None and lo >= 0:
-        return True
-    if e.is_Add or e.is_Mul:
-        f = sympy.factor(e)
-        if f != e:
-            lo, _ = bounds(f)
-            if lo is not None and lo >= 0:
-                return True
-    for g in ge0:   # e >= g >= 0
-        lo, _ = bounds(sympy.expand(e - g))
+    if rel == "<=":     # d >= 0 ?
         if lo is not None and lo >= 0:
+            return True
+        if hi is not None and hi <= -1:
+            return False
+        return None
+    # "==" / "!="
+    r: Optional[bool] = None
+    if (lo is not None and lo >= 1) or (hi is not None and hi <= -1):
+        r = False
+    elif lo is not None and hi is not None and lo == 0 and hi == 0:
+        r = True
+    if r is None or rel == "==":
+        return r
+    return not r
+
+
+def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Optional[bool]:
+    """Decide ``0 rel d`` for ``rel`` in ``== != < <=``, cheapest reasoning first."""
+    if d.is_Number:
+        return _verdict(rel, d, d)
+    lo, hi = _bounds(d)
+    r = _verdict(rel, lo, hi)
+    if r is not None:
+        return r
+    e = sympy.expand(d)
+    if e.is_Number:
+        return _verdict(rel, e, e)
+    if e != d:
+        lo, hi = _tighten((lo, hi), _bounds(e))
+        r = _verdict(rel, lo, hi)
+        if r is not None:
+            return r
+    # every negative monomial paid for by a positive multiple of it (symbols >= 1)
+    if e.is_Add:
+        lo, hi = _tighten((lo, hi), (_dominated_lo(e), _neg(_dominated_lo(-e))))
+        r = _verdict(rel, lo, hi)
+        if r is not None:
+            return r
+    # facts g >= 0 in force: e = (e - g) + g >= lo(e - g)
+    for g in ge0:
+        lo2 = _lower(sympy.expand(e - g))
+        hi2 = _neg(_lower(sympy.expand(-e - g)))
+        lo, hi = _tighten((lo, hi), (lo2, hi2))
+        r = _verdict(rel, lo, hi)
+        if r is not None:
+            return r
+    # last resort, small polynomials only: the factored form (e.g. (M-1)*(N-1))
+    if e.is_Add and len(e.args) <= _FACTOR_MAX_TERMS and _nonlinear(e):
+        targets: list[tuple[sympy.Expr, bool]] = []
+        if rel == "<":
+            targets = [(e - 1, True), (-e, False)]
+        elif rel == "<=":
+            targets = [(e, True), (-e - 1, False)]
+        else:
+            targets = [(e - 1, rel == "!="), (-e - 1, rel == "!=")]
+        for t, answer in targets:
+            f = sympy.factor(t)
+            if f != t and not f.is_Add:
+                flo = _bounds(f)[0]
+                if flo is not None and flo >= 0:
+                    return answer
+    return None
+
+
+_FACTOR_MAX_TERMS = 6
+
+
+def _nonlinear(e: sympy.Expr) -> bool:
+    """Some term of the sum has degree >= 2 (factoring a linear sum only pulls out its content)."""
+    for t in e.args:
+        m = t.as_coeff_Mul()[1]
+        if m is not _ONE and sum(int(k) if k.is_Integer else 2 for k in m.as_powers_dict().values()) >= 2:
             return True
     return False
 
 
-def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[Any, Any]) -> Optional[bool]:
-    if b == 0:
-        return True
-    if a == 0:
-        return _sign_zero(sympy.expand(b), ())
-    if a.is_number and b.is_number:
-        return _prove_int("|", int(a), int(b))
-    for f in facts:
-        if f[0] == "dvd" and f[2].xreplace(sub) == b and (f[1] == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
-            return True
-    q = sympy.cancel(b / a)
-    if q.is_integer:
-        return True
-    if q.is_number:         # q not an integer, both numbers handled above: a rational ratio
+def _neg(x: Bound) -> Bound:
+    return None if x is None else -x
+
+
+def _tighten(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
+    lo = x[0] if y[0] is None else (y[0] if x[0] is None else max(x[0], y[0]))
+    hi = x[1] if y[1] is None else (y[1] if x[1] is None else min(x[1], y[1]))
+    return lo, hi
+
+
+def _lower(e: sympy.Expr) -> Bound:
+    lo = _bounds(e)[0]
+    if e.is_Add:
+        d = _dominated_lo(e)
+        if d is not None and (lo is None or d > lo):
+            lo = d
+    return lo
+
+
+def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
+    """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None."""
+    out: dict[Any, int] = {}
+    for base, ex in m.as_powers_dict().items():
+        if not ex.is_Integer or ex <= 0:
+            return None
+        lo = _bounds(base)[0]
+        if lo is None or lo < 1:
+            return None
+        out[base] = int(ex)
+    return out
+
+
+def _dominated_lo(e: sympy.Expr) -> Bound:
+    """Lower bound of a sum, pairing each negative term ``-c*m`` with positive terms
+    ``c'*m*r`` (``r`` a product of generators >= 1), which pay for it.
+
+    Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
+    """
+    pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
+    neg: list[list[Any]] = []
+    rest: list[sympy.Expr] = []
+    const: Any = 0
+    for t in e.args:
+        c, m = t.as_coeff_Mul()
+        if m is _ONE:
+            const += c
+            continue
+        if not c.is_Rational:
+            rest.append(t)
+            continue
+        pw = _monomial(m)
+        if pw is None:
+            rest.append(t)
+            continue
+        (pos if c > 0 else neg).append([c if c > 0 else -c, pw, m])
+    if not neg and const >= 0:
+        return None     # nothing to pay for: plain interval bounds are as good
+    if const < 0:
+        neg.append([-const, {}, _ONE])
+        const = 0
+    neg.sort(key=lambda x: -sum(x[1].values()))
+    total: Any = const
+    for item in neg:
+        need, pw, m = item
+        for p in pos:
+            if p[0] <= 0:
+                continue
+            if all(p[1].get(g, 0) >= k for g, k in pw.items()):
+                take = need if need <= p[0] else p[0]
+                p[0] -= take
+                need -= take
+                if need == 0:
+                    break
+        if need > 0:
+            rest.append(-need * m)
+    for p in pos:
+        if p[0] > 0:
+            rest.append(p[0] * p[2])
+    for t in rest:
+        lo = _bounds(t)[0]
+        if lo is None:
+            return None
+        total += lo
+    return total
+
+
+# ---------------------------------------------------------------- divisibility
+def _is_int_poly_term(q: sympy.Expr) -> bool:
+    """``q`` is an integer times a product of integer-valued generators (non-negative powers)."""
+    c, m = q.as_coeff_Mul()
+    if not c.is_Integer:
         return False
-    if a.is_Integer:
-        n = abs(int(a))
-        poly = sympy.expand(b)
-        const, terms = poly.as_coeff_Add()
-        g = 0
-        for t in sympy.Add.make_args(terms):
-            c, m = t.as_coeff_Mul()
-            if not c.is_Integer or not m.is_integer:
-                g = -1
-                break
-            g = math.gcd(g, int(c))
-        if g >= 0 and const.is_Integer:
-            if g % n == 0:
-                return int(const) % n == 0
-    # |b| < |a| with b != 0 refutes
-    ab, bb = sympy.Abs(a), sympy.Abs(b)
-    if _nonneg(sympy.expand(b * b - 1), ()) or _sign_zero(sympy.expand(b), ()) is False:
-        lo_a, _ = bounds(ab)
-        _, hi_b = bounds(bb)
+    if m is _ONE:
+        return True
+    for base, ex in m.as_powers_dict().items():
+        if not ex.is_Integer or ex < 0 or base.is_integer is not True:
+            return False
+    return True
+
+
+def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:
+    """``n | b`` for an integer ``n > 0`` from the coefficients of the expanded ``b``."""
+    const, terms = b.as_coeff_Add()
+    if not const.is_Integer:
+        return None
+    g = 0
+    for t in sympy.Add.make_args(terms):
+        if t is _ZERO:
+            continue
+        c, m = t.as_coeff_Mul()
+        if not c.is_Integer or m.is_integer is not True:
+            return None
+        g = math.gcd(g, int(c))
+    if g % n == 0:
+        return int(const) % n == 0
+    return None
+
+
+def _nonzero(e: sympy.Expr) -> bool:
+    lo, hi = _bounds(e)
+    return (lo is not None and lo > 0) or (hi is not None and hi < 0)
+
+
+def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[Any, Any]) -> Optional[bool]:
+    if b.is_zero:
+        return True
+    if a.is_zero:
+        return _decide_diff("==", b, ())
+    if a.is_Number and b.is_Number:
+        if a.is_Integer and b.is_Integer:
+            return _prove_int("|", int(a), int(b))
+        return None
+    if a == 1 or a == -1 or a == b or a == -b:
+        return True
+    for f in facts:
+        if f[0] == "dvd" and _subst(f[2], sub) == b and (f[1] == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
+            return True
+    eb = sympy.expand(b)
+    if eb.is_zero:
+        return True
+    ca, ma = a.as_coeff_Mul()
+    if ma is _ONE:      # a is a number
+        if a.is_Integer:
+            return _int_gcd_divides(abs(int(a)), eb)
+        return None
+    # a monomial (c * x**k * ...): every term of b divided by it is an integer monomial
+    q = eb / a
+    if q.is_Number:
+        if q.is_Integer:
+            return True
+        if _nonzero(a):
+            return False     # b = q*a with q not an integer and a != 0
+    if not ma.is_Add and _is_int_poly_term(ma):
+        if all(_is_int_poly_term(t / a) for t in sympy.Add.make_args(eb)):
+            return True
+    # the integer part of a must divide b
+    if ca.is_Integer and abs(int(ca)) > 1 and _int_gcd_divides(abs(int(ca)), eb) is False:
+        return False
+    # a polynomial a: exact polynomial division (small expressions only)
+    ea = sympy.expand(a)
+    if ea.is_Add and len(ea.args) + len(sympy.Add.make_args(eb)) <= 8:
+        try:
+            qp, rp = sympy.div(eb, ea)
+        except (sympy.PolynomialError, sympy.polys.polyerrors.PolificationFailed, NotImplementedError):  # pragma: no cover
+            qp, rp = None, None
+        if rp is not None and rp == 0 and all(_is_int_poly_term(t) for t in sympy.Add.make_args(sympy.expand(qp))):
+            return True
+    # 0 < |b| < |a| refutes
+    if _nonzero(eb):
+        lo_a = _abs_lo(_bounds(a))
+        hi_b = _abs_hi(_bounds(eb))
         if lo_a is not None and hi_b is not None and hi_b < lo_a:
             return False
     return None
 
 
+def _abs_lo(iv: tuple[Bound, Bound]) -> Bound:
+    lo, hi = iv
+    if lo is not None and lo >= 0:
+        return lo
+    if hi is not None and hi <= 0:
+        return -hi
+    return 0
+
+
+def _abs_hi(iv: tuple[Bound, Bound]) -> Bound:
+    lo, hi = iv
+    if lo is None or hi is None:
+        return None
+    return max(-lo, hi)
+
+
+# ---------------------------------------------------------------- facts as structure
+def _linear1(e: sympy.Expr) -> Optional[tuple[Any, int, int]]:
+    """``e == c*s + k`` for one symbol ``s`` and integers ``c != 0``, ``k``: ``(s, c, k)``."""
+    k, rest = e.as_coeff_Add()
+    if not k.is_Integer:
+        return None
+    c, s = rest.as_coeff_Mul()
+    if not s.is_Symbol or not c.is_Integer or c == 0:
+        return None
+    return s, int(c), int(k)
+
+
+def _context(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
+    """Substitution and remaining ``>= 0`` facts for deciding about ``a`` and ``b``.
+
+    Divisibility facts become structure (``M -> 16*M_16``); simple bounds
+    (``s >= c``, ``s <= c``) become the bounds of a fresh symbol standing for
+    ``s``, so interval reasoning sees them everywhere (inside floor, Mod, ...).
+    """
+    syms = a.free_symbols | b.free_symbols
+    if not facts and not any(type(s) is DynSymbol for s in syms):
+        return {}, ()
+    return _structure(syms, facts)
+
+
 def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
-    """Rewrite symbols with divisibility facts as multiples of fresh symbols."""
+    """Rewrite symbols with divisibility facts as multiples of fresh symbols, and
+    symbols with bound facts as fresh symbols carrying those bounds."""
     sub: dict[Any, Any] = {}
     divisors: dict[Any, int] = {}
+    lows: dict[Any, int] = {}
+    highs: dict[Any, int] = {}
     for s in syms:
         d = symbol_facts(s)[0]
         if d > 1:
             divisors[s] = d
     ge0: list[sympy.Expr] = []
     for f in facts:
-        if f[0] == "dvd" and f[1].is_Integer and f[2].is_Symbol and f[2] in syms:
+        if f[0] == "dvd" and f[1].is_Integer and f[2].is_Symbol and f[2] in syms and int(f[1]) != 0:
             divisors[f[2]] = math.lcm(divisors.get(f[2], 1), abs(int(f[1])))
         elif f[0] == "ge0":
-            ge0.append(f[1])
+            lin = _linear1(f[1])
+            if lin is not None and lin[0] in syms:
+                s, c, k = lin     # c*s + k >= 0
+                if c > 0:
+                    v = -(k // c)                     # s >= ceil(-k/c)
+                    lows[s] = v if s not in lows else max(lows[s], v)
+                else:
+                    v = k // (-c)                     # s <= floor(k/-c)
+                    highs[s] = v if s not in highs else min(highs[s], v)
+            else:
+                ge0.append(f[1])
     for f in facts:
         if f[0] == "eq0":
             e = f[1]
@@ -239,28 +488,75 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
                 if c in (1, -1) and s not in e.subs(s, 0).free_symbols and s not in divisors:
                     sub[s] = sympy.expand(-e.subs(s, 0) / c)
                     break
-    for s, d in divisors.items():
-        _, lo, hi = symbol_facts(s)
-        fresh = Dyn(f"{s.name}_{d}",
-                    sign="positive" if s.is_positive else ("nonnegative" if s.is_nonnegative else "any"),
-                    min=None if lo is None else -((-lo) // d), max=None if hi is None else hi // d)
-        sub[s] = d * fresh
+    for s in set(divisors) | set(lows) | set(highs):
+        if s in sub:    # replaced by an equality: keep its bounds as plain facts
+            if s in lows:
+                ge0.append(s - lows[s])
+            if s in highs:
+                ge0.append(highs[s] - s)
+            continue
+        d, lo, hi = symbol_facts(s)
+        d = divisors.get(s, 1)
+        if s in lows:
+            lo = lows[s] if lo is None else max(lo, lows[s])
+        if s in highs:
+            hi = highs[s] if hi is None else min(hi, highs[s])
+        if d > 1:
+            lo = None if lo is None else -((-lo) // d)
+            hi = None if hi is None else hi // d
+        if lo is not None and hi is not None and lo > hi:
+            # contradictory facts: leave the symbol alone rather than build an empty range
+            continue
+        if s.is_positive or (lo is not None and lo >= 1):
+            sign = "positive"
+        elif s.is_nonnegative or (lo is not None and lo >= 0):
+            sign = "nonnegative"
+        else:
+            sign = "any"
+        if d > 1:
+            sub[s] = d * Dyn(f"{s.name}_{d}", sign=sign, min=lo, max=hi)
+        elif (lo, hi) != symbol_facts(s)[1:] or sign == "positive" and not s.is_positive:
+            sub[s] = DynSymbol(s.name, 1, lo, hi, **_sign_assumptions(sign))
     if sub:
-        ge0 = [sympy.expand(g.xreplace(sub)) for g in ge0]
+        ge0 = [sympy.expand(_subst(g, sub)) for g in ge0]
     return sub, tuple(ge0)
 
 
+def _subst(e: sympy.Expr, sub: dict[Any, Any]) -> sympy.Expr:
+    """``e.xreplace(sub)``, but Min/Max are rebuilt without sympy's costly pairwise comparisons."""
+    if e.is_Atom:
+        return sub.get(e, e)
+    if not (e.free_symbols & sub.keys()):
+        return e
+    args = [_subst(t, sub) for t in e.args]
+    if e.func is sympy.Min or e.func is sympy.Max:
+        return e.func(*args, evaluate=False)
+    return e.func(*args)
+
+
+def _sign_assumptions(sign: str) -> dict[str, bool]:
+    if sign == "positive":
+        return {"integer": True, "positive": True}
+    if sign == "nonnegative":
+        return {"integer": True, "nonnegative": True}
+    return {"integer": True}
+
+
 # ---------------------------------------------------------------- intervals
-Bound = Optional[Union[int, sympy.Rational]]
-
-
-def bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
-    """Inclusive lower and upper bound of an integer expression (``None``: unbounded).
+def bounds(e: IntLike) -> tuple[Bound, Bound]:
+    """Inclusive lower and upper bound of an integer expression (``None``: unbounded),
+    from the symbols' facts and the bound facts in force.
 
     >>> M = Dyn("M")
     >>> bounds(3 * M + 2), bounds(sympy.Mod(M, 8))
     ((5, None), (0, 7))
     """
+    e = _sym(e)
+    facts = _facts_in_force()
+    if facts:
+        sub, _ = _structure(e.free_symbols, facts)
+        if sub:
+            e = _subst(e, sub)
     return _bounds(e)
 
 
@@ -373,14 +669,6 @@ def fact_text(rel: Rel, a: IntLike, b: IntLike) -> str:
     return f"{a} {rel} {b}"
 
 
-def _fact_relation(rel: Rel, a: IntLike, b: IntLike) -> sympy.Basic:
-    sa, sb = sympy.sympify(a), sympy.sympify(b)
-    if rel == "|":
-        return sympy.Eq(sympy.Mod(sb, sa), 0, evaluate=False)
-    ops = {"==": sympy.Eq, "!=": sympy.Ne, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
-    return ops[rel](sa, sb)
-
-
 def _to_facts(rel: Rel, a: IntLike, b: IntLike) -> list[Fact]:
     sa, sb = sympy.sympify(a), sympy.sympify(b)
     if rel == "|":
@@ -403,38 +691,185 @@ def _negate(rel: Rel) -> Optional[Rel]:
 
 
 # ---------------------------------------------------------------- guards
-class Guards:
-    """The facts assumed while :func:`collect_guards` was active."""
+def _canon_sign(e: sympy.Expr) -> sympy.Expr:
+    return -e if e.could_extract_minus_sign() else e
 
-    __slots__ = ("_conditions", "_facts")
+
+def _fact_key(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> tuple[Any, ...]:
+    """A key equal for facts that say the same thing (``M < N`` and ``N > M``, ...)."""
+    if rel == "|":
+        return ("dvd", _canon_sign(sympy.expand(a)), sympy.expand(b))
+    if rel == "!|":
+        return ("ndvd", _canon_sign(sympy.expand(a)), sympy.expand(b))
+    if rel == "==":
+        return ("eq0", _canon_sign(sympy.expand(a - b)))
+    if rel == "!=":
+        return ("ne0", _canon_sign(sympy.expand(a - b)))
+    return tuple(_to_facts(rel, a, b))
+
+
+def _relation(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
+    """The fact as a sympy relation, as a person writes it."""
+    if rel in ("|", "!|"):
+        m = sympy.Mod(b, a)
+        return sympy.Eq(m, 0) if rel == "|" else sympy.Ne(m, 0)
+    # a relation between two expressions: keep it; against a number: the number on the right
+    if a.is_Number and not b.is_Number:
+        rel, a, b = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[rel], b, a
+    ops = {"==": sympy.Eq, "!=": sympy.Ne, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
+    return ops[rel](a, b)
+
+
+class _NotANumber(Exception):
+    pass
+
+
+def _num(e: Any, values: dict[str, int]) -> Fraction:
+    """Exact value of an expression for the symbol values (by name); ``_NotANumber`` when undefined."""
+    if e.is_Integer:
+        return Fraction(int(e))
+    if e.is_Rational:
+        return Fraction(int(e.p), int(e.q))
+    if e.is_Symbol:
+        v = values.get(e.name)
+        if v is None:
+            raise _NotANumber(f"no value for {e.name}")
+        return Fraction(v)
+    if e.is_Add:
+        s = Fraction(0)
+        for t in e.args:
+            s += _num(t, values)
+        return s
+    if e.is_Mul:
+        p = Fraction(1)
+        for t in e.args:
+            p *= _num(t, values)
+        return p
+    if e.is_Pow:
+        base, ex = e.args
+        if ex.is_Integer:
+            bv = _num(base, values)
+            k = int(ex)
+            if k < 0 and bv == 0:
+                raise _NotANumber("division by zero")
+            return bv ** k
+        raise _NotANumber(f"cannot evaluate {e}")
+    f = e.func
+    if f is sympy.floor or f is sympy.ceiling:
+        v = _num(e.args[0], values)
+        return Fraction(math.floor(v) if f is sympy.floor else math.ceil(v))
+    if f is sympy.Mod or f is IMod:
+        x, m = _num(e.args[0], values), _num(e.args[1], values)
+        if m == 0:
+            raise _NotANumber("modulo by zero")
+        return x % m
+    if f is sympy.Min:
+        return min(_num(t, values) for t in e.args)
+    if f is sympy.Max:
+        return max(_num(t, values) for t in e.args)
+    if f is sympy.Abs:
+        return abs(_num(e.args[0], values))
+    if f is sympy.sign:
+        v = _num(e.args[0], values)
+        return Fraction((v > 0) - (v < 0))
+    # anything else: let sympy evaluate it
+    v = e.xreplace({s: sympy.Integer(values[s.name]) for s in e.free_symbols if s.name in values})
+    if not v.is_Rational:
+        raise _NotANumber(f"cannot evaluate {e}")
+    return Fraction(int(v.p), int(v.q))
+
+
+def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bool:
+    try:
+        x, y = _num(a, values), _num(b, values)
+    except (_NotANumber, ZeroDivisionError):
+        return False
+    if rel in ("|", "!|"):
+        if x.denominator != 1 or y.denominator != 1:
+            return False        # divisibility is a fact about integers
+        dv = _prove_int("|", int(x), int(y))
+        return dv if rel == "|" else not dv
+    return _prove_int(rel, x, y)  # type: ignore[arg-type]
+
+
+class Guards:
+    """The facts assumed while :func:`collect_guards` was active.
+
+    >>> M = Dyn("M")
+    >>> with collect_guards() as g:
+    ...     _ = require("|", 4, M), require(">=", M, 8), require(">", M, 4)
+    >>> g.conditions
+    [Eq(Mod(M, 4), 0), M >= 8]
+    >>> g.holds({"M": 12}), g.holds({"M": 4}), g.holds({"M": 10})
+    (True, False, False)
+    """
+
+    __slots__ = ("_entries", "_keys", "_facts", "_simplified")
 
     def __init__(self) -> None:
-        self._conditions: list[sympy.Basic] = []
-        self._facts: list[Fact] = []
+        self._entries: list[tuple[Rel, sympy.Expr, sympy.Expr]] = []
+        self._keys: set[tuple[Any, ...]] = set()
+        self._facts: tuple[Fact, ...] = ()
+        self._simplified: Optional[list[sympy.Basic]] = None
 
     @property
     def conditions(self) -> list[sympy.Basic]:
-        """The recorded facts as sympy relations, without duplicates."""
-        return list(self._conditions)
+        """The recorded facts as sympy relations: without duplicates, without the
+        ones that are trivially true or follow from the others."""
+        if self._simplified is None:
+            self._simplified = self._simplify()
+        return list(self._simplified)
+
+    def _simplify(self) -> list[sympy.Basic]:
+        kept = list(range(len(self._entries)))
+        if len(kept) <= _PRUNE_MAX:
+            for i in list(kept):
+                others = [j for j in kept if j != i]
+                facts: tuple[Fact, ...] = ()
+                for j in others:
+                    rel, a, b = self._entries[j]
+                    facts += tuple(_to_facts(rel, a, b)) if rel not in ("!|", "!=") else ()
+                rel, a, b = self._entries[i]
+                if _implied(rel, a, b, facts):
+                    kept.remove(i)
+        out: list[sympy.Basic] = []
+        for i in kept:
+            c = _relation(*self._entries[i])
+            if c is sympy.true or c in out:
+                continue
+            out.append(c)
+        return out
 
     def _record(self, rel: Rel, a: IntLike, b: IntLike) -> None:
-        cond = _fact_relation(rel, a, b)
-        if cond in self._conditions:
+        sa, sb = _sym(a), _sym(b)
+        key = _fact_key(rel, sa, sb)
+        if key in self._keys:
             return
-        self._conditions.append(cond)
-        self._facts.extend(_to_facts(rel, a, b))
+        self._keys.add(key)
+        self._entries.append((rel, sa, sb))
+        if rel not in ("!|", "!="):
+            self._facts = self._facts + tuple(_to_facts(rel, sa, sb))
+        self._simplified = None
 
     def holds(self, values: dict[str, int]) -> bool:
-        """True when every recorded condition holds for ``values`` (by symbol name)."""
-        for c in self._conditions:
-            sub = {s: values[s.name] for s in c.free_symbols if s.name in values}
-            v = c.xreplace(sub)
-            if v.free_symbols or not bool(sympy.simplify(v)):
-                return False
-        return True
+        """True when every recorded condition holds for ``values`` (by symbol name).
+
+        Evaluated exactly with Python integers and fractions, without sympy.
+        """
+        return all(_holds(rel, a, b, values) for rel, a, b in self._entries)
 
     def __repr__(self) -> str:
-        return f"Guards({self._conditions!r})"
+        return f"Guards({self.conditions!r})"
+
+
+_PRUNE_MAX = 12
+
+
+def _implied(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> bool:
+    """``a rel b`` follows from ``facts`` alone (with the symbols' own facts)."""
+    if rel == "!|":
+        return _prove_sym("|", a, b, facts) is False
+    return _prove_sym(rel, a, b, facts) is True
 
 
 @contextlib.contextmanager
@@ -479,13 +914,7 @@ def require(rel: Rel, a: IntLike, b: IntLike, *, assume: bool = True, why: str =
     if assume:
         g._record(rel, a, b)
     else:
-        neg = _negate(rel)
-        if neg is None:     # not (a | b): record as b % a != 0
-            cond = sympy.Ne(sympy.Mod(sympy.sympify(b), sympy.sympify(a)), 0)
-            if cond not in g._conditions:
-                g._conditions.append(cond)
-        else:
-            g._record(neg, a, b)
+        g._record(_negate(rel) or "!|", a, b)
     return assume
 
 

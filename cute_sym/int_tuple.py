@@ -61,7 +61,14 @@ _ = Underscore()
 
 
 class StaticInt(int):
-    """A static integer as returned to users: an ``int`` that prints as CuTe does (``_4``)."""
+    """A static integer as returned to users: an ``int`` that prints as CuTe does (``_4``).
+
+    @post equal to (and hashing as) the plain ``int``; only ``str``/``repr``
+          differ. Arithmetic on it gives plain ``int`` s.
+
+    >>> StaticInt(4), StaticInt(4) == 4, type(StaticInt(4) + 1).__name__
+    (_4, True, 'int')
+    """
 
     __slots__ = ()
 
@@ -73,7 +80,13 @@ class StaticInt(int):
 
 
 class Tup(tuple):  # type: ignore[type-arg]
-    """An IntTuple as returned to users: a ``tuple`` that prints in CuTe notation."""
+    """An IntTuple as returned to users: a ``tuple`` that prints in CuTe notation.
+
+    @post equal to the plain ``tuple`` of the same items; only ``str``/``repr`` differ.
+
+    >>> Tup((4, (2, 8))), Tup((4, (2, 8))) == (4, (2, 8)), str(Tup((8,)))
+    ((_4,(_2,_8)), True, '(_8)')
+    """
 
     __slots__ = ()
 
@@ -284,8 +297,14 @@ def depth(t: IntTuple) -> int:
 def product(t: IntTuple) -> IntLike:
     """Product of every leaf (CuTe's ``product``/``size`` of an IntTuple).
 
+    @pre ``t`` is an IntTuple (else :class:`LayoutError`).
+    @post static when every leaf is static; ``product(()) == 1``; an integer is its own product.
+
     >>> product((2, (3, 4))), product(())
     (24, 1)
+    >>> from cute_sym.integers import Dyn
+    >>> product((2, (Dyn("M"), 4)))
+    8*M
     """
     if type(t) is int:
         return t
@@ -361,6 +380,9 @@ def unflatten(flat: IntTuple, profile: IntTuple) -> IntTuple:
 def congruent(a: IntTuple, b: IntTuple) -> bool:
     """Same nesting (profile), leaves ignored.
 
+    @post symmetric; ``True`` iff both are integers, or both are tuples of equal
+          length with congruent items. A shape and its stride are congruent.
+
     >>> congruent((1, (2, 3)), (4, (5, 6))), congruent((1, 2), (1, (2,)))
     (True, False)
     """
@@ -371,6 +393,9 @@ def congruent(a: IntTuple, b: IntTuple) -> bool:
 
 def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
     """``a`` is a coarsening of ``b``: an integer of ``a`` may stand for a tuple of ``b``.
+
+    @post ``congruent(a, b)`` implies ``weakly_congruent(a, b)``; an integer ``a``
+          is weakly congruent with anything.
 
     >>> weakly_congruent(1, (2, 3)), weakly_congruent((1, 2), ((2, 3), 4)), weakly_congruent((1, 2), 3)
     (True, True, False)
@@ -385,6 +410,9 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
 def compatible(a: IntTuple, b: IntTuple) -> bool:
     """Every coordinate of shape ``a`` is a coordinate of shape ``b``
     (``a``'s integers equal the sizes of ``b``'s corresponding modes).
+
+    @post ``True`` implies ``weakly_congruent(a, b)`` and ``product(a) == product(b)``;
+          a symbolic size equality that cannot be proved counts as ``False``.
 
     >>> compatible(24, (4, 6)), compatible((4, 6), (4, (2, 3))), compatible((4, 6), (6, 4))
     (True, True, False)
@@ -472,8 +500,14 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     * tuple int: fold left to right, carrying ``ceil_div(rest, a_i)``.
     * int tuple: ``ceil_div(a, product(b))``.
 
+    @pre ``rank(a) >= rank(b)`` when both are tuples ("Mismatched ranks"); ``b`` is non-zero.
+    @post int int: ``result * b >= a > (result - 1) * b``; the result has ``a``'s profile.
+
     >>> ceil_div(7, 2), ceil_div((4, 7), 8), ceil_div((10, 7, 3), (4, 2))
     (4, (1, 4), (3, 4, 3))
+    >>> from cute_sym.integers import Dyn
+    >>> ceil_div(Dyn("M"), 4)
+    ceiling(M/4)
     """
     if type(a) is tuple:
         if type(b) is tuple:
@@ -503,8 +537,13 @@ def shape_min(a: IntLike, b: IntLike) -> IntLike:
 def prefix_product(a: IntTuple, init: IntLike = 1) -> IntTuple:
     """Exclusive prefix product, CuTe's column-major strides.
 
+    @post congruent with ``a``; the first leaf is ``init`` and each next leaf is
+          the previous one times the previous leaf of ``a``.
+
     >>> prefix_product((2, (3, 4), 5))
     (1, (2, 6), 24)
+    >>> prefix_product((2, 3), 4), prefix_product(5)
+    ((4, 8), 1)
     """
     if type(a) is tuple:
         out = []
@@ -517,7 +556,19 @@ def prefix_product(a: IntTuple, init: IntLike = 1) -> IntTuple:
 
 
 def inner_product(a: IntTuple, b: IntTuple) -> IntLike:
-    """Sum of products of corresponding leaves (congruent tuples)."""
+    """Sum of products of corresponding leaves (congruent tuples).
+
+    @pre ``congruent(a, b)`` ("Mismatched ranks", a :class:`RankError`).
+    @post an integer; ``crd2idx(c, shape, stride) == inner_product(c, stride)``
+          for a natural coordinate ``c``.
+
+    >>> inner_product((2, (3, 4)), (1, (2, 6)))
+    32
+    >>> from cute_sym.integers import Dyn
+    >>> M = Dyn("M")
+    >>> inner_product((M, 2), (1, M))
+    3*M
+    """
     if type(a) is tuple:
         if type(b) is not tuple or len(a) != len(b):
             raise RankError("inner_product: Mismatched ranks")
@@ -531,7 +582,14 @@ def inner_product(a: IntTuple, b: IntTuple) -> IntLike:
 
 
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
-    """``a`` scaled leafwise by ``b`` (an integer of ``a`` by the product of ``b``'s mode)."""
+    """``a`` scaled leafwise by ``b`` (an integer of ``a`` by the product of ``b``'s mode).
+
+    @pre ``weakly_congruent(a, b)`` ("Mismatched ranks", a :class:`RankError`).
+    @post congruent with ``a``.
+
+    >>> elem_scale((2, 3), (4, (5, 6))), elem_scale(2, (3, 4))
+    ((8, 90), 24)
+    """
     if type(a) is tuple:
         if type(b) is not tuple or len(a) != len(b):
             raise RankError("elem_scale: Mismatched ranks")
@@ -683,6 +741,10 @@ def _idx2crd_leaf(idx: Any, shape: IntTuple, stride: IntTuple) -> Any:
 
 def crd2crd(coord: Any, src_shape: IntTuple, dst_shape: IntTuple) -> Any:
     """Re-express a coordinate of ``src_shape`` as a coordinate of ``dst_shape``.
+
+    @pre ``size(src_shape) == size(dst_shape)``; when ``coord``, ``src_shape`` and
+         ``dst_shape`` are all tuples they have one rank ("Mismatched Ranks").
+    @post ``crd2idx(result, dst_shape) == crd2idx(coord, src_shape)`` (colexicographic indices).
 
     >>> crd2crd(5, 6, (2, 3)), crd2crd((1, 2), (2, 3), 6)
     ((1, 2), 5)

@@ -63,6 +63,16 @@ class Layout:
     ``_`` (a slice); ``L[k]`` is mode ``k``.
 
     @pre ``congruent(shape, stride)``.
+    @post ``L.shape``/``L.stride`` are the given ones (stride defaults to the
+          compact column-major ``compact_major(shape)``); ``L(c) == crd2idx(c, shape, stride)``.
+
+    >>> L = Layout((4, (2, 3)), (1, (4, 8)))
+    >>> print(L, L[1])
+    (_4,(_2,_3)):(_1,(_4,_8)) (_2,_3):(_4,_8)
+    >>> L(5), L(1, (1, 2))
+    (5, 21)
+    >>> print(L(_, (1, _)), Layout((2, 3)))
+    (_4,_3):(_1,_8) (_2,_3):(_1,_2)
     """
 
     __slots__ = ("_shape", "_stride")
@@ -280,8 +290,15 @@ def _product_like(shape: IntTuple, order: Any) -> IntTuple:
 def make_layout_like(layout: Layout) -> Layout:
     """A compact layout of the same shape whose modes are ordered like ``layout``'s strides.
 
+    @post ``result.shape == layout.shape``; ``result`` is compact (a bijection
+          onto ``[0, size)``) and its strides increase in the order of
+          ``|stride|`` of ``layout`` (ties: left to right), as CuTe's
+          ``make_layout_like`` for static strides.
+
     >>> print(make_layout_like(make_layout((2, 3), (30, 2))))
     (_2,_3):(_3,_1)
+    >>> print(make_layout_like(make_layout((2, 3, 4), (20, 1, 5))))
+    (_2,_3,_4):(_12,_1,_3)
     """
     order = transform_leaf(layout._stride, lambda d: d if type(d) is int else d)
     flat = list(iter_leaves(order))
@@ -306,8 +323,14 @@ def stride(x: Layout) -> IntTuple:
 def size(x: Any) -> IntLike:
     """Number of elements: product of the shape of a layout, or of an IntTuple.
 
+    @post ``size(layout) == product(shape(layout))``, the size of the domain;
+          static when every extent is static.
+
     >>> size(make_layout((4, (2, 3)))), size((4, 5))
     (24, 20)
+    >>> from cute_sym.integers import Dyn
+    >>> size(make_layout((Dyn("M"), 4)))
+    4*M
     """
     if isinstance(x, Layout):
         return product(x._shape)
@@ -319,6 +342,8 @@ def size(x: Any) -> IntLike:
 
 def rank(x: Any) -> int:
     """Number of top-level modes.
+
+    @post ``len(shape)`` for a tuple shape, 1 for an integral one.
 
     >>> rank(make_layout((4, (2, 3)))), rank(7)
     (2, 1)
@@ -332,7 +357,13 @@ def rank(x: Any) -> int:
 
 
 def depth(x: Any) -> int:
-    """Nesting depth of the shape (0 for an integral shape)."""
+    """Nesting depth of the shape (0 for an integral shape).
+
+    @post 0 for an integer, else ``1 + max`` of the modes' depths.
+
+    >>> depth(make_layout((4, (2, 3)))), depth(7), depth((1, ((2,), 3)))
+    (2, 0, 3)
+    """
     if isinstance(x, Layout):
         return tuple_depth(x._shape)
     f = getattr(x, "depth", None)
@@ -342,7 +373,17 @@ def depth(x: Any) -> int:
 
 
 def coshape(layout: Layout) -> IntTuple:
-    """Per-mode extent of the codomain: ``1 + sum((s - 1) * |d|)`` over each mode's leaves."""
+    """Per-mode extent of the codomain: ``1 + sum((s - 1) * |d|)`` over each mode's leaves.
+
+    @post has the rank (top level) of ``layout``; for a rank-1 layout it is ``cosize(layout)``.
+
+    >>> coshape(make_layout((4, 8), (1, 8))), coshape(make_layout((2, 3), (0, 2)))
+    ((4, 57), (1, 5))
+    >>> from cute_sym.integers import Dyn
+    >>> M = Dyn("M")
+    >>> coshape(make_layout((4, M), (M, 1)))
+    (3*M + 1, M)
+    """
     def one(s: IntTuple, d: IntTuple) -> IntLike:
         total: IntLike = 1
         for si, di in zip(iter_leaves(s), iter_leaves(d)):
@@ -377,7 +418,15 @@ def cosize(layout: Any) -> IntLike:
 
 
 def get(layout: Layout, *idx: int) -> Layout:
-    """Hierarchical mode access: ``get(L, i, j)`` is ``L[i][j]``."""
+    """Hierarchical mode access: ``get(L, i, j)`` is ``L[i][j]``.
+
+    @pre each index is in range for the mode it indexes.
+    @post ``get(L) is L``; ``get(L, i, *rest) == get(L[i], *rest)``.
+
+    >>> L = make_layout((2, (3, 5)))
+    >>> print(get(L, 1), get(L, 1, 0))
+    (_3,_5):(_2,_6) _3:_2
+    """
     out = layout
     for i in idx:
         out = out[i]
@@ -385,13 +434,27 @@ def get(layout: Layout, *idx: int) -> Layout:
 
 
 def select(layout: Layout, *modes: int) -> Layout:
-    """The layout made of the given top-level modes, in that order."""
+    """The layout made of the given top-level modes, in that order.
+
+    @pre each mode index is in range.
+    @post ``rank(result) == len(modes)`` and ``result[k] == layout[modes[k]]``.
+
+    >>> print(select(make_layout((2, 3, 5)), 2, 0), select(make_layout((2, 3, 5)), 1))
+    (_5,_2):(_6,_1) (_3):(_2)
+    """
     return make_layout(*[layout[m] for m in modes]) if len(modes) != 1 else Layout._make(
         (layout[modes[0]]._shape,), (layout[modes[0]]._stride,))
 
 
 def take(layout: Layout, begin: int, end: int) -> Layout:
-    """Modes ``[begin, end)`` (CuTe's ``take<B,E>``)."""
+    """Modes ``[begin, end)`` (CuTe's ``take<B,E>``).
+
+    @pre ``0 <= begin < end <= rank(layout)`` (else :class:`RankError`).
+    @post ``rank(result) == end - begin`` and ``result[k] == layout[begin + k]``.
+
+    >>> print(take(make_layout((2, 3, 5)), 1, 3))
+    (_3,_5):(_2,_6)
+    """
     r = rank(layout)
     if not (0 <= begin < end <= r):
         raise RankError(f"take: range [{begin},{end}) out of bounds for rank {r}")
@@ -406,7 +469,15 @@ def _as_tuple(layout: Layout) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
 
 
 def group(layout: Layout, begin: int, end: int) -> Layout:
-    """Group modes ``[begin, end)`` into one mode (CuTe's ``group<B,E>``)."""
+    """Group modes ``[begin, end)`` into one mode (CuTe's ``group<B,E>``).
+
+    @pre ``0 <= begin <= end <= rank(layout)`` (else :class:`RankError`).
+    @post ``rank(result) == rank(layout) - (end - begin) + 1``; ``flatten(result) == flatten(layout)``
+          and the function is unchanged.
+
+    >>> print(group(make_layout((2, 3, 5)), 1, 3))
+    (_2,(_3,_5)):(_1,(_2,_6))
+    """
     s, d = _as_tuple(layout)
     if not (0 <= begin <= end <= len(s)):
         raise RankError(f"group: range [{begin},{end}) out of bounds for rank {len(s)}")
@@ -416,8 +487,13 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
 def append(layout: Layout, x: Optional[Layout] = None, n: Optional[int] = None) -> Layout:
     """Append mode ``x`` (default ``_1:_0``); with ``n``, pad with ``x`` up to rank ``n``.
 
+    @post without ``n``: ``rank(result) == rank(layout) + 1`` and the last mode is ``x``;
+          with ``n``: ``rank(result) == max(rank(layout), n)``. The first modes are ``layout``'s.
+
     >>> print(append(make_layout(4), n=3))
     (_4,_1,_1):(_1,_0,_0)
+    >>> print(append(make_layout((2, 3)), make_layout(4, 6)))
+    (_2,_3,_4):(_1,_2,_6)
     """
     xs, xd = (1, 0) if x is None else (x._shape, x._stride)
     s, d = _as_tuple(layout)
@@ -429,7 +505,16 @@ def append(layout: Layout, x: Optional[Layout] = None, n: Optional[int] = None) 
 
 
 def prepend(layout: Layout, x: Optional[Layout] = None, n: Optional[int] = None) -> Layout:
-    """Prepend mode ``x`` (default ``_1:_0``); with ``n``, pad in front up to rank ``n``."""
+    """Prepend mode ``x`` (default ``_1:_0``); with ``n``, pad in front up to rank ``n``.
+
+    @post without ``n``: ``rank(result) == rank(layout) + 1`` and the first mode is ``x``;
+          with ``n``: ``rank(result) == max(rank(layout), n)``. The last modes are ``layout``'s.
+
+    >>> print(prepend(make_layout(4), n=3))
+    (_1,_1,_4):(_0,_0,_1)
+    >>> print(prepend(make_layout(4), make_layout(2, 4)))
+    (_2,_4):(_4,_1)
+    """
     xs, xd = (1, 0) if x is None else (x._shape, x._stride)
     s, d = _as_tuple(layout)
     k = 1 if n is None else max(0, n - len(s))
@@ -439,6 +524,11 @@ def prepend(layout: Layout, x: Optional[Layout] = None, n: Optional[int] = None)
 def flatten(x: Any) -> Any:
     """Flatten a layout (depth at most 1) or an IntTuple.
 
+    @post ``depth(result) <= 1``; the leaves, in order, are those of ``x``; a
+          flattened layout is the same function.
+
+    >>> flatten((2, ((3,), 5)))
+    (2, 3, 5)
     >>> print(flatten(make_layout(((2, 3), 5), ((1, 2), 6))))
     (_2,_3,_5):(_1,_2,_6)
     """
@@ -451,7 +541,16 @@ def flatten(x: Any) -> Any:
 
 
 def unflatten(x: Any, profile: Any) -> Any:
-    """Fold a flat layout or IntTuple into the nesting of ``profile``."""
+    """Fold a flat layout or IntTuple into the nesting of ``profile``.
+
+    @pre the number of leaves of ``x`` equals that of ``profile`` ("Mismatched ranks").
+    @post ``flatten(result) == flatten(x)`` and ``result`` (its shape) is congruent to ``profile``.
+
+    >>> print(unflatten(make_layout((2, 3, 5)), ((0, 0), 0)))
+    ((_2,_3),_5):((_1,_2),_6)
+    >>> unflatten((2, 3, 5), ((0, 0), 0))
+    ((2, 3), 5)
+    """
     if isinstance(x, Layout):
         return Layout._make(tuple_unflatten(x._shape, profile), tuple_unflatten(x._stride, profile))
     return tuple_unflatten(x, profile)
@@ -492,6 +591,11 @@ def _dice_t(c: Any, t: Any) -> Any:
 def slice_(coord: Any, layout: Layout) -> Layout:
     """The sub-layout of the modes where ``coord`` holds ``_`` (CuTe's ``slice``).
 
+    @pre ``coord`` is weakly congruent with ``layout.shape`` ("Mismatched Ranks").
+    @post ``layout(c) == result(c') + layout(coord with _ as 0)`` where ``c`` is
+          ``coord`` with the ``_`` filled by ``c'``; ``size(result)`` is the
+          product of the sliced modes.
+
     >>> print(slice_((_, (1, _)), make_layout((4, (2, 3)))))
     (_4,_3):(_1,_8)
     """
@@ -499,7 +603,14 @@ def slice_(coord: Any, layout: Layout) -> Layout:
 
 
 def dice(coord: Any, layout: Layout) -> Layout:
-    """The sub-layout of the modes where ``coord`` does *not* hold ``_``."""
+    """The sub-layout of the modes where ``coord`` does *not* hold ``_``.
+
+    @pre ``coord`` is weakly congruent with ``layout.shape`` ("Mismatched Ranks").
+    @post the modes of ``layout`` not kept by ``slice_(coord, layout)``, in order.
+
+    >>> print(dice((_, (1, _)), make_layout((4, (2, 3)))))
+    (_2):(_4)
+    """
     return Layout._make(_dice_t(coord, layout._shape), _dice_t(coord, layout._stride))
 
 
@@ -512,6 +623,12 @@ def _zero_underscores(c: Any) -> Any:
 def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, IntLike]:
     """``(slice(coord, layout), offset)`` where ``offset`` is ``layout`` at ``coord`` with ``_`` as 0.
 
+    @pre ``coord`` is weakly congruent with ``layout.shape``.
+    @post ``result[0] == slice_(coord, layout)``; ``result[1] == crd2idx(coord with _ as 0, layout)``.
+
+    >>> s, off = slice_and_offset((_, (1, _)), make_layout((4, (2, 3))))
+    >>> print(s, off)
+    (_4,_3):(_1,_8) 4
     >>> s, off = slice_and_offset((_, 2), make_layout((4, 8)))
     >>> print(s), off
     (_4):(_1)
@@ -522,7 +639,17 @@ def slice_and_offset(coord: Any, layout: Layout) -> tuple[Layout, IntLike]:
 
 
 def filter_zeros(layout: Layout) -> Layout:
-    """Replace every mode of stride 0 with size 1 (a possibly-zero symbolic stride stays)."""
+    """Replace every mode of stride 0 with size 1 (a possibly-zero symbolic stride stays).
+
+    @post ``result.stride == layout.stride``; congruent with ``layout``; the
+          image (set of indices) is unchanged.
+
+    >>> print(filter_zeros(make_layout((4, 2, 3), (1, 0, 4))))
+    (_4,_1,_3):(_1,_0,_4)
+    >>> from cute_sym.integers import Dyn
+    >>> print(filter_zeros(make_layout((4, 2), (1, Dyn("d", sign="any")))))
+    (_4,_2):(_1,d)
+    """
     def go(s: Any, d: Any) -> Any:
         if type(s) is tuple:
             return tuple(go(x, y) for x, y in zip(s, d))

@@ -240,7 +240,19 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
 
 
 def to_str(obj: Any) -> str:
-    """CuTe notation of any cute_sym value (``str`` of a layout, ``fmt`` of a tuple)."""
+    """CuTe notation of any cute_sym value (``str`` of a layout, ``fmt`` of a tuple).
+
+    @post static integers print as ``_4``, dynamic ones (symbols, sympy
+          ``Integer``) without the underscore; ``parse(to_str(x))`` reads back
+          ``x`` for a layout or IntTuple.
+
+    >>> from cute_sym.integers import Dyn
+    >>> M = Dyn("M")
+    >>> to_str((4, (2, M))), to_str(8), to_str(sympy.Integer(8)), to_str(4 * M)
+    ('(_4,(_2,M))', '_8', '8', '4*M')
+    >>> to_str(parse("(_4,M):(_1,_4)"))
+    '(_4,M):(_1,_4)'
+    """
     if isinstance(obj, (tuple, int)) or isinstance(obj, sympy.Basic):
         return fmt(obj)
     return str(obj)
