@@ -253,14 +253,19 @@ def _compose_min(a: IntLike, b: IntLike) -> IntLike:
 
 
 def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
-    """``(abs(r), signum(r))`` of a non-zero rhs stride; a symbolic one of unknown sign is asked to be positive."""
+    """``(abs(r), signum(r))`` of a non-zero rhs stride; of unknown sign, the formulas ``abs(r)``, ``sign(r)``.
+
+    @pre ``r != 0`` (CuTe divides by it).
+    """
     if type(r) is int:
         return (r, 1) if r > 0 else (-r, -1)
+    if decide.prove(">", r, 0):
+        return r, 1
     if decide.prove("<", r, 0):
         return norm(-r), -1
-    if decide.require(">", r, 0, why="composition: the sign of the rhs stride"):
-        return r, 1
-    return sabs(r), signum(r)
+    if not decide.require("!=", r, 0, why="composition (the rhs stride divides)"):
+        raise DivisibilityError("composition: division by zero (stride 0)")
+    return sympy.Abs(r), sympy.sign(r)
 
 
 def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
@@ -492,12 +497,6 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
     if len(fs) == 1 and _is0(fd[0]):
         cs = coalesce_shape(cotarget)
         return _mk(cs, compact_major(cs))
-    # A symbolic extent might be 1, and a mode of extent 1 is no part of the image:
-    # its stride would open a gap that is not there. Exact only when it is >= 2.
-    if len(fs) > 1 or cotarget is not None:
-        for x in fs:
-            if type(x) is not int and not decide.require(">=", x, 2, why="complement (a mode of extent 1)"):
-                raise LayoutError("complement: symbolic extent 1 modes are not supported")  # pragma: no cover
     shapes, strides = list(fs), list(fd)
     R = len(shapes)
     rshape: list[Any] = []
@@ -509,8 +508,12 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
         _check_injective(new_shape, ms, rstride[i])
         rshape.append(new_shape)
         rstride.append(_mul(ms, shapes[k]))
+        nxt = strides[_min_index([x for j, x in enumerate(strides) if j != k])] if R - 1 - i > 1 else \
+            [x for j, x in enumerate(strides) if j != k][0]
+        _check_extent_one(shapes[k], ms, rstride[i], nxt)
         del strides[k]
         del shapes[k]
+    _check_extent_one(shapes[0], strides[0], rstride[R - 1], product(cotarget))
     new_shape = cdiv(strides[0], rstride[R - 1])
     _check_injective(new_shape, strides[0], rstride[R - 1])
     rshape.append(new_shape)
@@ -636,6 +639,19 @@ def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
     rest_shape = coalesce_shape(ceil_div(cotarget, new_stride))
     rest_stride = compact_major(rest_shape, new_stride)
     return _coalesce_flat(rshape + leaves(rest_shape), rstride + leaves(rest_stride))
+
+
+def _check_extent_one(s: IntLike, d: IntLike, span: IntLike, nxt: IntLike) -> None:
+    """A symbolic extent that may be 1 is no mode at all: its stride must not change the result.
+
+    That holds when the gap below it and the step above it divide exactly
+    (``span | d`` and ``d | nxt``); otherwise the extent must be at least 2.
+    """
+    if type(s) is int or decide.prove(">=", s, 2):
+        return
+    if decide.prove("|", span, d) and decide.prove("|", d, nxt):
+        return
+    decide.require(">=", s, 2, why="complement (a mode of extent 1 is no mode)")
 
 
 def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None:
