@@ -268,7 +268,7 @@ def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
     return sympy.Abs(r), sympy.sign(r)
 
 
-def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
+def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tuple[Any, Any]:
     """CuTe's composition_impl on a coalesced (flat) lhs ``ls:ld`` and rhs ``rs:rd``.
 
     For a tuple lhs and an integral rhs ``rs:rd`` the modes ``0 .. R-2`` of the lhs
@@ -292,7 +292,7 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
         ss: list[Any] = []
         dd: list[Any] = []
         for s, d in zip(rs, rd):
-            ms, md = _compose_sd(ls, ld, s, d)
+            ms, md = _compose_sd(ls, ld, s, d, strict)
             ss.append(ms)
             dd.append(md)
         return tuple(ss), tuple(dd)
@@ -312,7 +312,7 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
                 if type(x) is not int:
                     break
             else:
-                return _compose_static(ls, ld, rs, rd)
+                return _compose_static(ls, ld, rs, rd, strict)
     res_s: list[Any] = []
     res_d: list[Any] = []
     rest_shape: Any = rs
@@ -365,8 +365,13 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any) -> tuple[Any, Any]:
 
 
 
-def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int) -> tuple[Any, Any]:
-    """_compose_sd on plain ints: the same fold, without the generic helpers."""
+def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
+                    strict: bool = False) -> tuple[Any, Any]:
+    """_compose_sd on plain ints: the same fold, without the generic helpers.
+
+    ``strict``: where the stride does not divide an lhs extent (``r < s``, ``r ∤ s``) and the
+    rhs runs past that extent, CuTe's answer is not ``lhs(rhs(i))``; raise instead.
+    """
     res_s: list[int] = []
     res_d: list[int] = []
     rest_shape = rs
@@ -392,6 +397,10 @@ def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int) 
             res_s.append(new_shape)
             res_d.append(rest_stride * ld[i])
             rest_shape //= new_shape
+            if strict and rest_shape != 1 and cs % ars != 0:
+                raise DivisibilityError(
+                    f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {ars} != 0) and the "
+                    f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
         rest_stride = next_stride
     last_d = rest_stride * ld[last]
     if not res_s:
@@ -405,8 +414,8 @@ def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int) 
     return tuple(res_s), tuple(res_d)
 
 
-def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any) -> Layout:
-    s, d = _compose_sd(ls, ld, rs, rd)
+def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
+    s, d = _compose_sd(ls, ld, rs, rd, strict)
     return _mk(s, d)
 
 
@@ -420,7 +429,9 @@ def composition(lhs: Any, rhs: Any) -> Any:
     @pre the strides and shapes of ``rhs`` divide the (coalesced) shape of ``lhs``
          (CuTe's shape_div: "Static shape_div failure" otherwise).
     @post ``compatible(rhs, result)``: the result has the shape of ``rhs``.
-    @post ``result(i) == lhs(rhs(i))`` for every ``i < size(rhs)``.
+    @post ``result(i) == lhs(rhs(i))`` for every ``i < size(rhs)``: where CuTe's weak check lets a
+          stride through that steps over an lhs extent unevenly and runs past it, this raises
+          (CuTe answers, but not pointwise); the divides and products keep CuTe's answer.
 
     >>> from cute_sym.notation import parse
     >>> print(composition(parse("_20:_2"), parse("(_5,_4):(_4,_1)")))
@@ -428,20 +439,30 @@ def composition(lhs: Any, rhs: Any) -> Any:
     >>> print(composition(parse("(_12,(_4,_8)):(_59,(_13,_1))"), parse("(_3,_8)")))
     (_3,(_4,_2)):(_59,(_13,_1))
     """
+    return _composition(lhs, rhs, True)
+
+
+def _composition_cute(lhs: Any, rhs: Any) -> Any:
+    """composition exactly as CuTe computes it (used by the divides and products)."""
+    return _composition(lhs, rhs, False)
+
+
+def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
     if not isinstance(lhs, Layout):
         return _composed_dispatch("composition", lhs, rhs)
     if type(rhs) is not Layout:
         rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
-        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride)
+        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict)
     if type(rhs) is tuple:
-        return _transform_layout(lhs, rhs, composition, keep_rest=False, what="composition")
+        return _transform_layout(lhs, rhs, composition if strict else _composition_cute,
+                                 keep_rest=False, what="composition")
     if rhs is _:
         return lhs
     if type(rhs) is int or isinstance(rhs, sympy.Expr):
         flat = _coalesce_x(lhs)
-        return _compose_impl(flat._shape, flat._stride, rhs, 1)
+        return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
     return _composed_dispatch("composition", lhs, rhs)
 
 
@@ -835,11 +856,11 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     _4:_1
     """
     inv_b = right_inverse(b)
-    common = coalesce(composition(a, inv_b))
+    common = coalesce(_composition_cute(a, inv_b))
     s0 = common._shape[0] if type(common._shape) is tuple else common._shape
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
-        return composition(inv_b, _mk(s0, d0))  # type: ignore[no-any-return]
+        return _composition_cute(inv_b, _mk(s0, d0))  # type: ignore[no-any-return]
     return _mk(1, 0)
 
 
@@ -853,7 +874,7 @@ def max_common_vector(a: Layout, b: Layout) -> IntLike:
     >>> max_common_vector(parse("(_4,_8):(_1,_4)"), parse("(_4,_8):(_1,_4)"))
     32
     """
-    common = coalesce(composition(a, right_inverse(b)))
+    common = coalesce(_composition_cute(a, right_inverse(b)))
     s0 = common._shape[0] if type(common._shape) is tuple else common._shape
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
@@ -864,7 +885,13 @@ def max_common_vector(a: Layout, b: Layout) -> IntLike:
 def nullspace(layout: Layout) -> Layout:
     """The modes of stride 0: ``layout(result(i)) == 0`` for ``i < size(result)``.
 
+    @post ``layout(result(i)) == 0`` for ``i < size(result)``; ``result`` is injective
+          and ``size(result)`` is the product of the extents of the stride-0 modes
+          (``_1:_0`` when there is none).
+
     >>> from cute_sym.notation import parse
+    >>> print(nullspace(parse("(_4,_2):(_1,_4)")))
+    _1:_0
     >>> print(nullspace(parse("(_2,_3,_4):(_1,_0,_0)")))
     (_3,_4):(_2,_6)
     """
@@ -925,7 +952,7 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
         return _compose_impl(flat_s, flat_d, (tiler._shape, comp._shape),
                              (tiler._stride, comp._stride))
     full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
-    return composition(layout, full)
+    return _composition_cute(layout, full)
 
 
 def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
@@ -935,7 +962,15 @@ def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
 def zipped_divide(layout: Any, tiler: Any) -> Any:
     """``logical_divide`` with the tile modes gathered: ``((TILE...), (REST...))``.
 
+    @pre as :func:`logical_divide`: ``rank(tiler) <= rank(layout)`` for a tuple tiler.
+    @post ``rank(result) == 2``; ``result[0]`` gathers the tile part (mode 0) of each
+          mode of ``logical_divide(layout, tiler)`` and ``result[1]`` the rest parts
+          (mode 1) followed by the modes the tiler does not cover; for a layout
+          tiler ``result == logical_divide(layout, tiler)``.
+
     >>> from cute_sym.notation import parse
+    >>> print(zipped_divide(parse("(_8,_6):(_1,_8)"), parse("(_2,_3)")))
+    ((_2,_3),(_4,_2)):((_1,_8),(_2,_24))
     >>> print(zipped_divide(parse("(_4096,_4096):(_4096,_1)"), parse("(_128,_32)")))
     ((_128,_32),(_32,_128)):((_4096,_1),(_524288,_32))
     """
@@ -960,14 +995,36 @@ def _unpack(layout: Layout, first: bool) -> Layout:
 
 
 def tiled_divide(layout: Any, tiler: Any) -> Any:
-    """``zipped_divide`` with the rest modes unpacked: ``((TILE...), r0, r1, ...)``."""
+    """``zipped_divide`` with the rest modes unpacked: ``((TILE...), r0, r1, ...)``.
+
+    @pre as :func:`zipped_divide`.
+    @post ``result[0] == zipped_divide(layout, tiler)[0]``; the rest modes are those
+          of ``zipped_divide``'s mode 1, unpacked (an integral mode 1 stays one mode);
+          the same function as ``zipped_divide`` (same flattened shape and stride).
+
+    >>> from cute_sym.notation import parse
+    >>> print(tiled_divide(parse("(_8,_6):(_1,_8)"), parse("(_2,_3)")))
+    ((_2,_3),_4,_2):((_1,_8),_2,_24)
+    >>> print(tiled_divide(parse("_24:_2"), parse("_4:_2")))
+    (_4,_2,_3):(_4,_2,_16)
+    """
     if not isinstance(layout, Layout):
         return _composed_dispatch("tiled_divide", layout, tiler)
     return _unpack(zipped_divide(layout, tiler), False)
 
 
 def flat_divide(layout: Any, tiler: Any) -> Any:
-    """``zipped_divide`` with both modes unpacked: ``(t0, t1, ..., r0, r1, ...)``."""
+    """``zipped_divide`` with both modes unpacked: ``(t0, t1, ..., r0, r1, ...)``.
+
+    @pre as :func:`zipped_divide`.
+    @post the modes are those of ``zipped_divide(layout, tiler)[0]`` then those of
+          its mode 1, each unpacked (an integral mode stays one mode);
+          ``flatten(result) == flatten(zipped_divide(layout, tiler))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(flat_divide(parse("(_8,_6):(_1,_8)"), parse("(_2,_3)")))
+    (_2,_3,_4,_2):(_1,_8,_2,_24)
+    """
     if not isinstance(layout, Layout):
         return _composed_dispatch("flat_divide", layout, tiler)
     return _unpack(zipped_divide(layout, tiler), True)
@@ -991,7 +1048,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
         tiler = unwrap(tiler)
     if isinstance(tiler, Layout):
         comp = _complement(block, _mul(product(block._shape), cosize(tiler)))
-        rest = composition(comp, tiler)
+        rest = _composition_cute(comp, tiler)
         return _mk((block._shape, rest._shape), (block._stride, rest._stride))
     if type(tiler) is tuple:
         return _transform_layout(block, tiler, logical_product, what="logical_product")
@@ -1003,7 +1060,17 @@ def logical_product(block: Any, tiler: Any) -> Any:
 
 
 def zipped_product(block: Any, tiler: Any) -> Any:
-    """``logical_product`` with modes gathered: ``((BLOCK...), (REST...))``."""
+    """``logical_product`` with modes gathered: ``((BLOCK...), (REST...))``.
+
+    @pre as :func:`logical_product`: ``rank(tiler) <= rank(block)`` for a tuple tiler.
+    @post ``rank(result) == 2``; ``result[0]`` gathers the block part (mode 0) of each
+          mode of ``logical_product(block, tiler)``, ``result[1]`` the repeat parts;
+          for a layout tiler ``result == logical_product(block, tiler)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(zipped_product(parse("(_2,_2):(_1,_2)"), parse("(_3,_4):(_1,_3)")))
+    ((_2,_2),(_3,_4)):((_1,_2),(_4,_12))
+    """
     if not isinstance(block, Layout):
         return _composed_dispatch("zipped_product", block, tiler)
     if type(tiler) is not Layout:
@@ -1012,14 +1079,33 @@ def zipped_product(block: Any, tiler: Any) -> Any:
 
 
 def tiled_product(block: Any, tiler: Any) -> Any:
-    """``zipped_product`` with the rest modes unpacked."""
+    """``zipped_product`` with the rest modes unpacked: ``((BLOCK...), r0, r1, ...)``.
+
+    @pre as :func:`zipped_product`.
+    @post ``result[0] == zipped_product(block, tiler)[0]``; the rest modes are those
+          of ``zipped_product``'s mode 1, unpacked (an integral mode 1 stays one mode).
+
+    >>> from cute_sym.notation import parse
+    >>> print(tiled_product(parse("(_2,_2):(_1,_2)"), parse("(_3,_4):(_1,_3)")))
+    ((_2,_2),_3,_4):((_1,_2),_4,_12)
+    """
     if not isinstance(block, Layout):
         return _composed_dispatch("tiled_product", block, tiler)
     return _unpack(zipped_product(block, tiler), False)
 
 
 def flat_product(block: Any, tiler: Any) -> Any:
-    """``zipped_product`` with both modes unpacked."""
+    """``zipped_product`` with both modes unpacked: ``(b0, b1, ..., r0, r1, ...)``.
+
+    @pre as :func:`zipped_product`.
+    @post the modes are those of ``zipped_product(block, tiler)[0]`` then those of
+          its mode 1, each unpacked (an integral mode stays one mode);
+          ``flatten(result) == flatten(zipped_product(block, tiler))``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(flat_product(parse("(_2,_2):(_1,_2)"), parse("(_3,_4):(_1,_3)")))
+    (_2,_2,_3,_4):(_1,_2,_4,_12)
+    """
     if not isinstance(block, Layout):
         return _composed_dispatch("flat_product", block, tiler)
     return _unpack(zipped_product(block, tiler), True)
@@ -1119,7 +1205,16 @@ def upcast(layout: Layout, n: int) -> Layout:
     """View ``layout`` in units ``n`` times larger: the stride-1 mode shrinks by ``n``,
     other strides are divided by ``n``.
 
+    @pre ``n >= 1``; for each static non-zero stride ``d``, ``d`` and ``n`` divide one
+         another, and so do the mode's extent and ``n / |d|`` when ``|d| < n``
+         (CuTe's ``shape_div``, else :class:`DivisibilityError`); a symbolic stride
+         not below ``n`` is a multiple of ``n``.
+    @post congruent with ``layout``; stride-0 modes are unchanged; every other mode
+          ``s:d`` becomes ``shape_div(s, shape_div(n, |d|)):shape_div(d, n)``.
+
     >>> from cute_sym.notation import parse
+    >>> print(upcast(parse("(_4,_8):(_8,_1)"), 4), upcast(parse("(_2,_8):(_0,_1)"), 4))
+    (_4,_2):(_2,_1) (_2,_2):(_0,_1)
     >>> print(upcast(parse("(_4,_8):(_1,_4)"), 2))
     (_2,_8):(_1,_2)
     """
@@ -1165,7 +1260,19 @@ def downcast(layout: Layout, n: int) -> Layout:
 def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
     """Re-express ``layout`` from elements of ``old_bits`` to elements of ``new_bits``.
 
+    @pre ``old_bits, new_bits > 0`` and one divides the other (else :class:`LayoutError`
+         "Recast not supported"); the preconditions of :func:`upcast` / :func:`downcast`.
+    @post ``layout`` when the widths are equal; ``upcast(layout, new_bits // old_bits)``
+          when wider; ``downcast(layout, old_bits // new_bits)`` when narrower.
+
     >>> from cute_sym.notation import parse
+    >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 32, 8))
+    (_16,_8):(_1,_16)
+    >>> try:
+    ...     recast_layout(parse("(_4,_8):(_1,_4)"), 16, 24)
+    ... except LayoutError as e:
+    ...     print(e)
+    Recast not supported: 16 bits to 24 bits
     >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 16, 32))
     (_2,_8):(_1,_2)
     """

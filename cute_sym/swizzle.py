@@ -419,7 +419,7 @@ def compose_swizzles(s0: Swizzle, s1: Swizzle) -> Swizzle:
 def _composition(lhs: Any, rhs: Any) -> Any:
     alg = _alg()
     if isinstance(lhs, ComposedLayout):
-        return make_composed_layout(lhs.layout_a, lhs.offset, alg.composition(lhs.layout_b, rhs))
+        return make_composed_layout(lhs.layout_a, lhs.offset, alg._composition_cute(lhs.layout_b, rhs))
     if isinstance(lhs, Swizzle):
         if isinstance(rhs, Swizzle):
             return compose_swizzles(lhs, rhs)
@@ -432,7 +432,7 @@ def _composition(lhs: Any, rhs: Any) -> Any:
         if isinstance(rhs, ComposedLayout):
             if not _is_zero(rhs.offset):
                 raise LayoutError("Require offset == 0.")
-            return alg.composition(alg.composition(lhs, rhs.layout_a), rhs.layout_b)
+            return alg._composition_cute(alg._composition_cute(lhs, rhs.layout_a), rhs.layout_b)
     raise LayoutError(f"composition: unsupported arguments {lhs!r}, {rhs!r}")
 
 
@@ -445,7 +445,7 @@ def _inverse(layout: Any, left: bool) -> Any:
         raise LayoutError(f"{'left' if left else 'right'}_inverse: not a layout: {layout!r}")
     a, o, b = layout.layout_a, layout.offset, layout.layout_b
     if isinstance(a, Swizzle) and _is_zero(o):
-        return alg.composition(inv(b), a)
+        return alg._composition_cute(inv(b), a)
     return make_composed_layout(inv(b), _neg(o), inv(a))
 
 
