@@ -99,12 +99,12 @@ class UndecidableError(LayoutError):
           :func:`cute_sym.assume` or as a fact of :func:`cute_sym.Dyn`), lets
           the operation proceed; the message names it.
 
-    >>> from cute_sym import complement, parse
+    >>> from cute_sym import Dyn, shape_div
     >>> try:
-    ...     complement(parse("(_2,M):(_1,d)"), 64)
+    ...     shape_div(Dyn("M"), 4)
     ... except UndecidableError as e:
     ...     print(e.fact)
-    M >= 2
+    M % 4 == 0
     >>> str(UndecidableError("M % 4 == 0"))
     'needs M % 4 == 0'
     """

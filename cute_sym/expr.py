@@ -74,6 +74,10 @@ class FloorDiv(sympy.Function):  # type: ignore[misc]
     ``(c*x) // c`` is ``x``. Nested divisions are kept as a chain (they share
     the inner quotient); :func:`rewrite` merges them where nothing shares them.
 
+    @pre ``b > 0`` (a number ``b <= 0`` raises :class:`LayoutError`); ``a >= 0`` for exactness.
+    @post ``b * result <= a < b * (result + 1)``; an integer, non-negative when
+          ``a >= 0``.
+
     >>> x = sympy.Symbol("x", integer=True, nonnegative=True)
     >>> FloorDiv(17, 4), FloorDiv(x, 1), FloorDiv(8 * x, 8)
     (4, x, x)

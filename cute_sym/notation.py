@@ -261,6 +261,12 @@ def to_str(obj: Any) -> str:
 def subs(obj: Any, values: Mapping[str, Any]) -> Any:
     """Replace symbols by name. Values become dynamic-known integers (printed ``8``).
 
+    @pre ``values`` maps symbol names to integers (or integer expressions).
+    @post same structure as ``obj``; symbols not named in ``values`` stay; static
+          leaves are unchanged.
+
+    >>> print(subs(parse("(M,N):(_1,M)"), {"M": 4}))
+    (4,N):(_1,4)
     >>> print(subs(parse("(M,_2):(_1,M)"), {"M": 8}))
     (8,_2):(_1,8)
     """

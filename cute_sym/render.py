@@ -35,7 +35,26 @@ def _int(x: Any, what: str) -> int:
 def layout_table(layout: Layout, values: Optional[Mapping[str, int]] = None) -> str:
     """The text of CuTe's ``print_layout`` for a rank-2 layout (symbols bound by ``values``).
 
-    @pre ``rank(layout) == 2`` and every extent and stride has a value.
+    @pre ``rank(layout) == 2`` (else :class:`RankError`) and every extent and
+         stride has a value once ``values`` are bound (else :class:`UndecidableError`).
+    @post the first line is the (bound) layout; row ``i``, column ``j`` of the
+          table holds ``layout(i, j)``; the text ends with a newline.
+
+    >>> from cute_sym.notation import parse
+    >>> t = layout_table(parse("(M,_2):(_1,M)"), {"M": 2})
+    >>> print(t.splitlines()[0])
+    (2,_2):(_1,2)
+    >>> print(*t.splitlines()[2:], sep="\\n")
+        +---+---+
+     0  | 0 | 2 |
+        +---+---+
+     1  | 1 | 3 |
+        +---+---+
+    >>> try:
+    ...     layout_table(parse("(M,_2):(_1,M)"))
+    ... except UndecidableError as e:
+    ...     print(e)
+    print_layout needs a value for size<0> = M; bind the symbols first (subs)
     """
     from .notation import subs
     if not isinstance(layout, Layout):
@@ -62,5 +81,19 @@ def layout_table(layout: Layout, values: Optional[Mapping[str, int]] = None) -> 
 
 
 def print_layout(layout: Layout, values: Optional[Mapping[str, int]] = None, file: Optional[TextIO] = None) -> None:
-    """Print CuTe's ``print_layout`` table (rank-2 layouts)."""
+    """Print CuTe's ``print_layout`` table (rank-2 layouts).
+
+    @pre as :func:`layout_table`.
+    @post writes ``layout_table(layout, values)`` to ``file`` (default ``sys.stdout``).
+
+    >>> from cute_sym.notation import parse
+    >>> print_layout(parse("(_2,_2):(_2,_1)"))  # doctest: +NORMALIZE_WHITESPACE
+    (_2,_2):(_2,_1)
+          0   1
+        +---+---+
+     0  | 0 | 1 |
+        +---+---+
+     1  | 2 | 3 |
+        +---+---+
+    """
     (file or sys.stdout).write(layout_table(layout, values))
