@@ -700,8 +700,8 @@ def test_dynamic_undecidable_names_fact() -> None:
     with pytest.raises(cs.UndecidableError) as ei:
         cs.complement(L, 64)
     assert "d" in str(ei.value) and ei.value.fact
-    # the facts stated on the symbols decide it (M >= 2: an extent-1 mode is no mode)
-    L = parse("(_2,M):(_1,d)", {"d": Dyn("d", sign="any", min=2), "M": Dyn("M", min=2)})
+    # the facts stated on the symbols decide it (M >= 2: an extent-1 mode is no mode; 2 | d: the gap tiles)
+    L = parse("(_2,M):(_1,d)", {"d": Dyn("d", sign="any", min=2, divisible_by=2), "M": Dyn("M", min=2)})
     C = cs.complement(L, 64)
     for m, dv in ((2, 2), (4, 2), (2, 4), (4, 8), (8, 8)):
         S = to_static(L, {"M": m, "d": dv})
