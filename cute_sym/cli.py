@@ -74,7 +74,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             values[k.strip()] = int(v)
         result = evaluate_call(opts.expr)
         print(result)
-        if isinstance(result, Layout) and not opts.no_table:
+        from .swizzle import ComposedLayout
+        if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
             print()
             shown = subs(result, values) if values else result
             if shown.rank() == 2:

@@ -32,7 +32,7 @@ def _int(x: Any, what: str) -> int:
                                "bind the symbols first (subs)") from None
 
 
-def layout_table(layout: Layout, values: Optional[Mapping[str, int]] = None) -> str:
+def layout_table(layout: Any, values: Optional[Mapping[str, int]] = None) -> str:
     """The text of CuTe's ``print_layout`` for a rank-2 layout (symbols bound by ``values``).
 
     @pre ``rank(layout) == 2`` (else :class:`RankError`) and every extent and
@@ -57,8 +57,9 @@ def layout_table(layout: Layout, values: Optional[Mapping[str, int]] = None) -> 
     print_layout needs a value for size<0> = M; bind the symbols first (subs)
     """
     from .notation import subs
-    if not isinstance(layout, Layout):
-        raise LayoutError(f"print_layout takes a Layout, got {type(layout).__name__}")
+    from .swizzle import ComposedLayout
+    if not isinstance(layout, (Layout, ComposedLayout)):
+        raise LayoutError(f"print_layout takes a Layout or a ComposedLayout, got {type(layout).__name__}")
     if layout.rank() != 2:
         raise RankError(f"print_layout needs a rank-2 layout, got rank {layout.rank()}")
     shown = layout if values is None else subs(layout, values)
@@ -80,7 +81,7 @@ def layout_table(layout: Layout, values: Optional[Mapping[str, int]] = None) -> 
     return "".join(out)
 
 
-def print_layout(layout: Layout, values: Optional[Mapping[str, int]] = None, file: Optional[TextIO] = None) -> None:
+def print_layout(layout: Any, values: Optional[Mapping[str, int]] = None, file: Optional[TextIO] = None) -> None:
     """Print CuTe's ``print_layout`` table (rank-2 layouts).
 
     @pre as :func:`layout_table`.
