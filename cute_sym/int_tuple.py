@@ -224,7 +224,7 @@ def smin(a: IntLike, b: IntLike) -> IntLike:
         return a
     if decide.prove("<=", b, a):
         return b
-    return sympy.Min(a, b)
+    return sympy.Min(a, b, evaluate=False)  # the order is undecided: no sympy search for one
 
 
 def smax(a: IntLike, b: IntLike) -> IntLike:
@@ -234,7 +234,7 @@ def smax(a: IntLike, b: IntLike) -> IntLike:
         return a
     if decide.prove(">=", b, a):
         return b
-    return sympy.Max(a, b)
+    return sympy.Max(a, b, evaluate=False)
 
 
 def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
