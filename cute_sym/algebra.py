@@ -571,21 +571,36 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     ...
     cute_sym.errors.DivisibilityError: complement: (_2,_3):(_4,_1) has no complement up to 24: CuTe's answer _3:_8 breaks cosize((A,C)) = 23 >= 24
     """
+    if type(layout) is Layout:
+        if cotarget is not None and type(cotarget) is not int:
+            cotarget = unwrap(cotarget)
+        fast = _complement_static(layout, cotarget, check=True)
+        if fast is not None:
+            return fast
     result = _complement(layout, cotarget)
-    if type(layout) is Layout and type(result) is Layout and layout.is_static() and result.is_static():
-        m = cosize(filter(layout)) if cotarget is None else unwrap(cotarget)
-        if type(m) is tuple:
-            m = product(m)
-        if type(m) is int:
-            whole = cosize(_mk((layout._shape, result._shape), (layout._stride, result._stride)))
-            if whole < m:
-                raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
-                                        f"{result} breaks cosize((A,C)) = {whole} >= {m}")
+    if cotarget is None or type(layout) is not Layout or type(result) is not Layout:
+        return result       # the default cotarget is covered by construction
+    m = unwrap(cotarget)
+    if type(m) is tuple:
+        m = product(m)
+    if type(m) is int:
+        whole = 1
+        for x, y in zip(leaves(layout._shape) + leaves(result._shape),
+                        leaves(layout._stride) + leaves(result._stride)):
+            if type(x) is not int or type(y) is not int:
+                return result
+            whole += (x - 1) * (y if y >= 0 else -y)
+        if whole < m:
+            raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
+                                    f"{result} breaks cosize((A,C)) = {whole} >= {m}")
     return result
 
 
-def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
-    """complement on plain ints (the same steps, without the generic helpers); None if not static."""
+def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Optional[Layout]:
+    """complement on plain ints (the same steps, without the generic helpers); None if not static.
+
+    ``check``: raise where the strides do not tile and the answer does not cover the cotarget.
+    """
     s0, d0 = layout._shape, layout._stride
     if type(s0) is int and type(d0) is int and d0 > 0 and s0 > 1 and (
             cotarget is None or type(cotarget) is int and cotarget >= 0):
@@ -633,6 +648,11 @@ def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
     rshape: list[int] = []
     rstride: list[int] = [1]
     last = 1
+    exact = True
+    whole = 1
+    if check:
+        for x, y in zip(fs, fd):
+            whole += (x - 1) * (y if y >= 0 else -y)
     while len(fd) > 1:
         k = 0
         ms = fd[0]
@@ -642,6 +662,8 @@ def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
         ns = cdiv(ms, last)
         if ns == 0:
             _check_injective(0, ms, last)
+        if ms % last:
+            exact = False
         rshape.append(ns)
         last = ms * fs[k]
         rstride.append(last)
@@ -650,6 +672,8 @@ def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
     ns = cdiv(fd[0], last)
     if ns == 0:
         _check_injective(0, fd[0], last)
+    if fd[0] % last:
+        exact = False
     rshape.append(ns)
     new_stride = fd[0] * fs[0]
     if tc is not tuple and new_stride > 0 and cotarget >= 0:
@@ -658,10 +682,21 @@ def _complement_static(layout: Layout, cotarget: Any) -> Optional[Layout]:
         rstride.append(0 if rest == 1 else new_stride)
         m = len(rshape)
         rs, rd = _bw_sd(rshape, rstride, m - 2, rshape[m - 1], rstride[m - 1])
-        return _mk(rs, rd)
-    rest_shape = coalesce_shape(ceil_div(cotarget, new_stride))
-    rest_stride = compact_major(rest_shape, new_stride)
-    return _coalesce_flat(rshape + leaves(rest_shape), rstride + leaves(rest_stride))
+        result = _mk(rs, rd)
+    else:
+        exact = False
+        rest_shape = coalesce_shape(ceil_div(cotarget, new_stride))
+        rest_stride = compact_major(rest_shape, new_stride)
+        result = _coalesce_flat(rshape + leaves(rest_shape), rstride + leaves(rest_stride))
+    if check and not exact:
+        # the completion (layout, result) must reach the cotarget
+        m = product(cotarget)
+        for x, y in zip(leaves(result._shape), leaves(result._stride)):
+            whole += (x - 1) * (y if y >= 0 else -y)
+        if whole < m:
+            raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
+                                    f"{result} breaks cosize((A,C)) = {whole} >= {m}")
+    return result
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:

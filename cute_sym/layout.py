@@ -23,7 +23,7 @@ from . import decide
 from .errors import LayoutError, RankError
 from .int_tuple import (
     IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, flatten as tuple_flatten,
-    fmt, is_int, iter_leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
+    fmt, is_int, iter_leaves, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
 )
 from .integers import IntLike, as_int_like
 
@@ -409,7 +409,7 @@ def cosize(layout: Any) -> IntLike:
             return f()
         raise LayoutError(f"cosize: not a layout: {layout!r}")
     total: IntLike = 1
-    for s, d in zip(iter_leaves(layout._shape), iter_leaves(layout._stride)):
+    for s, d in zip(leaves(layout._shape), leaves(layout._stride)):
         if type(s) is int and type(d) is int:
             total = total + (s - 1) * (d if d >= 0 else -d)
         else:
