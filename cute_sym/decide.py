@@ -140,9 +140,18 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
 def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> Optional[bool]:
     if a == b:          # structurally identical: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
-    sub, ge0 = _context(a, b, facts)
+    syms, nodes = _scan(a, b)
+    sub, ge0 = _context(syms, facts)
     if sub:
-        a, b = _subst(a, sub), _subst(b, sub)
+        memo: dict[Any, Any] = {}
+        a, b = _subst(a, sub, memo), _subst(b, sub, memo)
+    if nodes > _EXPAND_MAX_NODES:     # a huge formula (guard mode builds them): intervals only
+        if rel == "|":
+            return None
+        if rel in (">", ">="):
+            rel, a, b = ("<" if rel == ">" else "<="), b, a
+        d = b - a
+        return _verdict(rel, d, d) if d.is_Number else _verdict(rel, *_bounds(d))
     if rel == "|":
         return _divides(a, b, facts, sub)
     if rel in (">", ">="):
@@ -184,7 +193,7 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
     r = _verdict(rel, lo, hi)
     if r is not None:
         return r
-    e = sympy.expand(d)
+    e = _expand(d)
     if e.is_Number:
         return _verdict(rel, e, e)
     if e != d:
@@ -199,9 +208,12 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         if r is not None:
             return r
     # facts g >= 0 in force: e = (e - g) + g >= lo(e - g)
+    esyms = _scan(e)[0] if ge0 else set()
     for g in ge0:
-        lo2 = _lower(sympy.expand(e - g))
-        hi2 = _neg(_lower(sympy.expand(-e - g)))
+        if not (_fact_syms(g) & esyms):
+            continue    # lo(e - g) = lo(e) - hi(g) <= lo(e): nothing to gain
+        lo2 = _lower(e - g)     # both sides expanded: so is the difference
+        hi2 = _neg(_lower(-e - g))
         lo, hi = _tighten((lo, hi), (lo2, hi2))
         r = _verdict(rel, lo, hi)
         if r is not None:
@@ -373,7 +385,7 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
     for f in facts:
         if f[0] == "dvd" and _subst(f[2], sub) == b and (f[1] == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
             return True
-    eb = sympy.expand(b)
+    eb = _expand(b)
     if eb.is_zero:
         return True
     ca, ma = a.as_coeff_Mul()
@@ -391,11 +403,12 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
     if not ma.is_Add and _is_int_poly_term(ma):
         if all(_is_int_poly_term(t / a) for t in sympy.Add.make_args(eb)):
             return True
-    # the integer part of a must divide b
-    if ca.is_Integer and abs(int(ca)) > 1 and _int_gcd_divides(abs(int(ca)), eb) is False:
+    # a = c*m with m an integer: c must divide b
+    if ca.is_Integer and abs(int(ca)) > 1 and not ma.is_Add and _is_int_poly_term(ma) \
+            and _int_gcd_divides(abs(int(ca)), eb) is False:
         return False
     # a polynomial a: exact polynomial division (small expressions only)
-    ea = sympy.expand(a)
+    ea = _expand(a)
     if ea.is_Add and len(ea.args) + len(sympy.Add.make_args(eb)) <= 8:
         try:
             qp, rp = sympy.div(eb, ea)
@@ -440,14 +453,93 @@ def _linear1(e: sympy.Expr) -> Optional[tuple[Any, int, int]]:
     return s, int(c), int(k)
 
 
-def _context(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
+_EXPAND_MAX_NODES = 120
+
+
+def _scan(*es: sympy.Expr) -> tuple[set[Any], int]:
+    """Symbols and number of distinct subexpressions, visiting shared subexpressions once
+    (``free_symbols`` walks the tree, which can be exponentially larger than the DAG)."""
+    seen: set[Any] = set()
+    syms: set[Any] = set()
+    stack = list(es)
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x.is_Symbol:
+            syms.add(x)
+        elif x.args:
+            stack.extend(x.args)
+    return syms, len(seen)
+
+
+def _is_poly_node(x: Any) -> bool:
+    return bool(x.is_Add or x.is_Mul or (x.is_Pow and x.exp.is_Integer))
+
+
+def _expand(e: sympy.Expr) -> sympy.Expr:
+    """Polynomial expansion of ``e`` over ``+``, ``*`` and integer powers.
+
+    Calls (floor, ceiling, Mod, Min, ...) are kept as atoms: their arguments are
+    expanded only when they are small polynomials themselves (sympy's deep
+    ``expand`` re-evaluates every nested floor, which is very slow on the nested
+    formulas guard mode builds). A huge ``e`` is returned as is.
+    """
+    if e.is_Atom:
+        return e
+    seen: set[Any] = set()
+    stack = [e]
+    calls = False
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x.args:
+            if not _is_poly_node(x):
+                calls = True
+            stack.extend(x.args)
+    if len(seen) > _EXPAND_MAX_NODES:
+        return e
+    if not calls:
+        return sympy.expand(e)
+    atoms: dict[Any, Any] = {}
+    memo: dict[Any, Any] = {}
+
+    def atomize(x: Any) -> Any:
+        if x.is_Atom:
+            return x
+        r = memo.get(x)
+        if r is not None:
+            return r
+        if _is_poly_node(x):
+            r = x.func(*[atomize(t) for t in x.args])
+        else:
+            y = x
+            if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
+                    u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
+                y = x.func(*[sympy.expand(t) for t in x.args])
+            if y.is_Atom or _is_poly_node(y):
+                r = y
+            else:
+                r = atoms.get(y)
+                if r is None:
+                    r = atoms[y] = sympy.Dummy(integer=True)
+        memo[x] = r
+        return r
+
+    p = sympy.expand(atomize(e))
+    return p.xreplace({v: k for k, v in atoms.items()}) if atoms else p
+
+
+def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
     """Substitution and remaining ``>= 0`` facts for deciding about ``a`` and ``b``.
 
     Divisibility facts become structure (``M -> 16*M_16``); simple bounds
     (``s >= c``, ``s <= c``) become the bounds of a fresh symbol standing for
     ``s``, so interval reasoning sees them everywhere (inside floor, Mod, ...).
     """
-    syms = a.free_symbols | b.free_symbols
     if not facts and not any(type(s) is DynSymbol for s in syms):
         return {}, ()
     return _structure(syms, facts)
@@ -478,12 +570,12 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
                 else:
                     v = k // (-c)                     # s <= floor(k/-c)
                     highs[s] = v if s not in highs else min(highs[s], v)
-            else:
+            elif _fact_syms(f[1]) & syms:     # a fact about other symbols only does not help
                 ge0.append(f[1])
     for f in facts:
         if f[0] == "eq0":
             e = f[1]
-            for s in sorted(e.free_symbols & syms, key=str):
+            for s in sorted(_fact_syms(e) & syms, key=str):
                 c = e.coeff(s)
                 if c in (1, -1) and s not in e.subs(s, 0).free_symbols and s not in divisors:
                     sub[s] = sympy.expand(-e.subs(s, 0) / c)
@@ -514,24 +606,74 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
         else:
             sign = "any"
         if d > 1:
-            sub[s] = d * Dyn(f"{s.name}_{d}", sign=sign, min=lo, max=hi)
+            sub[s] = d * _Fresh(f"{s.name}_{d}", 1, lo, hi, **_sign_assumptions(sign))
         elif (lo, hi) != symbol_facts(s)[1:] or sign == "positive" and not s.is_positive:
-            sub[s] = DynSymbol(s.name, 1, lo, hi, **_sign_assumptions(sign))
-    if sub:
-        ge0 = [sympy.expand(_subst(g, sub)) for g in ge0]
+            sub[s] = _Fresh(s.name, 1, lo, hi, **_sign_assumptions(sign))
+    if sub and ge0:
+        items = tuple(sorted(sub.items(), key=lambda kv: str(kv[0])))
+        ge0 = [_rewrite_fact(g, items) for g in ge0]
     return sub, tuple(ge0)
 
 
-def _subst(e: sympy.Expr, sub: dict[Any, Any]) -> sympy.Expr:
-    """``e.xreplace(sub)``, but Min/Max are rebuilt without sympy's costly pairwise comparisons."""
+@lru_cache(maxsize=4096)
+def _fact_syms(e: sympy.Expr) -> frozenset[Any]:
+    return frozenset(_scan(e)[0])
+
+
+@lru_cache(maxsize=4096)
+def _rewrite_fact(g: sympy.Expr, items: tuple[tuple[Any, Any], ...]) -> sympy.Expr:
+    """A ``>= 0`` fact with the structural substitution applied (facts repeat across calls)."""
+    return _expand(_subst(g, dict(items)))
+
+
+def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = None) -> sympy.Expr:
+    """``e.xreplace(sub)``, visiting shared subexpressions once, and rebuilding Min/Max
+    without sympy's costly pairwise comparisons."""
     if e.is_Atom:
         return sub.get(e, e)
-    if not (e.free_symbols & sub.keys()):
-        return e
-    args = [_subst(t, sub) for t in e.args]
-    if e.func is sympy.Min or e.func is sympy.Max:
-        return e.func(*args, evaluate=False)
-    return e.func(*args)
+    if memo is None:
+        memo = {}
+    r = memo.get(e)
+    if r is not None:
+        return r
+    args = [_subst(t, sub, memo) for t in e.args]
+    if all(x is y for x, y in zip(args, e.args)):
+        r = e
+    elif e.func is sympy.Min or e.func is sympy.Max:
+        r = _minmax(e.func, args)
+    else:
+        r = e.func(*args)
+    memo[e] = r
+    return r
+
+
+def _minmax(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
+    """``Min``/``Max`` of ``args`` without the arguments that are proved not to matter."""
+    keep = list(dict.fromkeys(args))
+    i = 0
+    while i < len(keep) and len(keep) > 1:
+        x = keep[i]
+        # x does not matter when some other argument y is proved y <= x (Min) / y >= x (Max)
+        if any(j != i and _decide_diff("<=", (x - y) if f is sympy.Min else (y - x), ()) is True
+               for j, y in enumerate(keep)):
+            del keep[i]
+        else:
+            i += 1
+    return keep[0] if len(keep) == 1 else f(*keep, evaluate=False)
+
+
+class _Fresh(DynSymbol):
+    """A symbol standing for another one with the facts in force as its bounds (internal).
+
+    Its hashable content has no ``None`` (sympy orders symbols of one name by it,
+    and ``None`` does not compare).
+    """
+
+    __slots__ = ()
+
+    def _hashable_content(self) -> tuple[Any, ...]:
+        base = sympy.Symbol._hashable_content(self)
+        return base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)  # type: ignore[no-any-return]
 
 
 def _sign_assumptions(sign: str) -> dict[str, bool]:
@@ -554,7 +696,7 @@ def bounds(e: IntLike) -> tuple[Bound, Bound]:
     e = _sym(e)
     facts = _facts_in_force()
     if facts:
-        sub, _ = _structure(e.free_symbols, facts)
+        sub, _ = _structure(_scan(e)[0], facts)
         if sub:
             e = _subst(e, sub)
     return _bounds(e)
@@ -594,10 +736,13 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
                 hi2 = None if bl is None or bh is None else max(bl ** k, bh ** k)
                 return 0, hi2
             return (None if bl is None else bl ** k), (None if bh is None else bh ** k)
-        if ex == -1:
+        if ex.is_Integer and int(ex) < 0:
+            k = -int(ex)
             bl, bh = _bounds(base)
-            if bl is not None and bl > 0:
-                return 0, (None if bh is None else sympy.Rational(1, 1) / bl)
+            if bl is not None and bl > 0:       # 1/base**k decreases on a positive range
+                return (0 if bh is None else sympy.Rational(1, bh ** k)), sympy.Rational(1, bl ** k)
+            if bh is not None and bh < 0 and k % 2 == 1:
+                return -sympy.Rational(1, (-bh) ** k), (0 if bl is None else -sympy.Rational(1, (-bl) ** k))
         return None, None
     f = e.func
     if f is sympy.floor or f is sympy.ceiling:
@@ -674,15 +819,15 @@ def _to_facts(rel: Rel, a: IntLike, b: IntLike) -> list[Fact]:
     if rel == "|":
         return [("dvd", sa, sb)]
     if rel == "==":
-        return [("eq0", sympy.expand(sa - sb))]
+        return [("eq0", _expand(sa - sb))]
     if rel == "<=":
-        return [("ge0", sympy.expand(sb - sa))]
+        return [("ge0", _expand(sb - sa))]
     if rel == "<":
-        return [("ge0", sympy.expand(sb - sa - 1))]
+        return [("ge0", _expand(sb - sa - 1))]
     if rel == ">=":
-        return [("ge0", sympy.expand(sa - sb))]
+        return [("ge0", _expand(sa - sb))]
     if rel == ">":
-        return [("ge0", sympy.expand(sa - sb - 1))]
+        return [("ge0", _expand(sa - sb - 1))]
     return []   # "!=" adds nothing usable
 
 
@@ -698,26 +843,30 @@ def _canon_sign(e: sympy.Expr) -> sympy.Expr:
 def _fact_key(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> tuple[Any, ...]:
     """A key equal for facts that say the same thing (``M < N`` and ``N > M``, ...)."""
     if rel == "|":
-        return ("dvd", _canon_sign(sympy.expand(a)), sympy.expand(b))
+        return ("dvd", _canon_sign(_expand(a)), _expand(b))
     if rel == "!|":
-        return ("ndvd", _canon_sign(sympy.expand(a)), sympy.expand(b))
+        return ("ndvd", _canon_sign(_expand(a)), _expand(b))
     if rel == "==":
-        return ("eq0", _canon_sign(sympy.expand(a - b)))
+        return ("eq0", _canon_sign(_expand(a - b)))
     if rel == "!=":
-        return ("ne0", _canon_sign(sympy.expand(a - b)))
+        return ("ne0", _canon_sign(_expand(a - b)))
     return tuple(_to_facts(rel, a, b))
 
 
 def _relation(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
     """The fact as a sympy relation, as a person writes it."""
+    ev = _scan(a, b)[1] <= _EVAL_MAX_NODES     # sympy's own simplification is slow on big formulas
     if rel in ("|", "!|"):
-        m = sympy.Mod(b, a)
-        return sympy.Eq(m, 0) if rel == "|" else sympy.Ne(m, 0)
+        m = sympy.Mod(b, a, evaluate=ev)
+        return sympy.Eq(m, 0, evaluate=ev) if rel == "|" else sympy.Ne(m, 0, evaluate=ev)
     # a relation between two expressions: keep it; against a number: the number on the right
     if a.is_Number and not b.is_Number:
         rel, a, b = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[rel], b, a
     ops = {"==": sympy.Eq, "!=": sympy.Ne, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
-    return ops[rel](a, b)
+    return ops[rel](a, b, evaluate=ev)
+
+
+_EVAL_MAX_NODES = 30
 
 
 class _NotANumber(Exception):
@@ -731,10 +880,10 @@ def _num(e: Any, values: dict[str, int]) -> Fraction:
     if e.is_Rational:
         return Fraction(int(e.p), int(e.q))
     if e.is_Symbol:
-        v = values.get(e.name)
-        if v is None:
+        val = values.get(e.name)
+        if val is None:
             raise _NotANumber(f"no value for {e.name}")
-        return Fraction(v)
+        return Fraction(val)
     if e.is_Add:
         s = Fraction(0)
         for t in e.args:
@@ -773,10 +922,10 @@ def _num(e: Any, values: dict[str, int]) -> Fraction:
         v = _num(e.args[0], values)
         return Fraction((v > 0) - (v < 0))
     # anything else: let sympy evaluate it
-    v = e.xreplace({s: sympy.Integer(values[s.name]) for s in e.free_symbols if s.name in values})
-    if not v.is_Rational:
+    r = e.xreplace({s: sympy.Integer(values[s.name]) for s in e.free_symbols if s.name in values})
+    if not r.is_Rational:
         raise _NotANumber(f"cannot evaluate {e}")
-    return Fraction(int(v.p), int(v.q))
+    return Fraction(int(r.p), int(r.q))
 
 
 def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bool:
@@ -878,6 +1027,17 @@ def collect_guards() -> Iterator[Guards]:
 
     @post a result computed inside is right for every value of the symbols that
           satisfies ``g.conditions``.
+    @post inside, no :class:`UndecidableError` is raised for an undecided fact;
+          the fact (or its negation, for ``assume=False``) is recorded once instead.
+
+    >>> M = Dyn("M")
+    >>> with collect_guards() as g:
+    ...     require("|", 4, M), require("<", M, 100, assume=False)
+    (True, False)
+    >>> g.conditions
+    [Eq(Mod(M, 4), 0), M >= 100]
+    >>> g.holds({"M": 128}), g.holds({"M": 8})
+    (True, False)
     """
     g = Guards()
     token = _GUARDS.set(g)
@@ -951,11 +1111,19 @@ def assume(*facts: Any, symbols: Sequence[sympy.Symbol] = ()) -> Iterator[None]:
     (``"M % 128 == 0"``; names are looked up among ``symbols`` and the symbols
     of the other facts, else made positive).
 
+    @pre each fact is a relation (``==``, ``<``, ``<=``, ``>``, ``>=``, a
+         ``Mod(...) == 0`` or an ``And`` of those), not a plain bool (else :class:`LayoutError`).
+    @post inside the block :func:`prove` and :func:`require` may use the facts
+          (added to those of enclosing blocks); on exit they are forgotten.
+
     >>> M, N = Dyn("M"), Dyn("N")
     >>> with assume(N >= M + 1):
     ...     prove("<", M, N)
     True
     >>> prove("<", M, N) is None
+    True
+    >>> with assume("M % 4 == 0", symbols=[M]):
+    ...     prove("|", 4, M)
     True
     """
     names: dict[str, sympy.Symbol] = {s.name: s for s in symbols}

@@ -14,6 +14,7 @@ import argparse
 import importlib.util
 import os
 import sys
+import time
 from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,7 +25,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default=os.path.join(HERE, "..", "..", "shared", "conformance"))
     ap.add_argument("--show", type=int, default=5)
+    ap.add_argument("--op", action="append", help="only these ops (repeatable)")
     opts = ap.parse_args()
+    t_start = time.perf_counter()
     spec = importlib.util.spec_from_file_location("runner", os.path.join(opts.corpus, "run.py"))
     assert spec and spec.loader
     runner = importlib.util.module_from_spec(spec)
@@ -33,7 +36,7 @@ def main() -> int:
 
     table: dict[str, Counter[str]] = defaultdict(Counter)
     shown = 0
-    for case in runner.load(opts.corpus, None):
+    for case in runner.load(opts.corpus, set(opts.op) if opts.op else None):
         if "bind" not in case or isinstance(case["expect"], dict):
             continue
         op = case["op"]
@@ -51,7 +54,9 @@ def main() -> int:
             table[op]["guard_false"] += 1
             if shown < opts.show:
                 shown += 1
-                print(f"guard false {case['id']} {op}{tuple(case['args'])} bind={case['bind']}: {g.conditions}")
+                conds = ", ".join(str(c) for c in g.conditions)
+                print(f"guard false {case['id']} {op}{tuple(case['args'])} bind={case['bind']}: "
+                      f"[{conds if len(conds) < 400 else conds[:400] + ' ...'}]")
             continue
         outcome, why = runner.judge_dynamic(cs, case, result)
         table[op]["pass" if outcome == "pass" else "fail"] += 1
@@ -69,7 +74,7 @@ def main() -> int:
     held = total["decided"] - total["guard_false"]
     print(f"decided under guards: {total['decided']}/{n}; guards hold for CuTe's values: {held}/{total['decided']} "
           f"({100.0 * held / max(1, total['decided']):.1f}%); equal to CuTe where they hold: "
-          f"{total['pass']}/{held}")
+          f"{total['pass']}/{held}; {time.perf_counter() - t_start:.1f} s")
     return 0
 
 

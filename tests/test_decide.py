@@ -118,3 +118,21 @@ def test_prop_prove_is_sound(a: sympy.Expr, b: sympy.Expr, rel: str, values: lis
         truth = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y,
                  "|": (y == 0 if x == 0 else y % x == 0)}[rel]
         assert truth == r, f"prove({rel!r}, {a}, {b}) = {r}, but M={m}, N={n} gives {truth}"
+
+
+def test_divides_quotient_divisor_not_refuted() -> None:
+    """``2/a`` (an exact quotient under a guard) may divide 5 (a = 2): never refuted."""
+    a = Dyn("a")
+    assert cs.prove("|", 2 / a, 5) is not False
+    assert cs.prove("|", 4 * a, 4 * a + 2) is False
+
+
+def test_bounds_facts_and_guards_reach_nested_calls() -> None:
+    d, M = Dyn("d", sign="any"), Dyn("M")
+    with cs.assume(d >= 1, M <= 4):
+        assert cs.prove(">=", sympy.ceiling(d / M), 1) is True
+        assert cs.prove("<=", sympy.Min(M, d), 4) is True
+    with cs.collect_guards() as g:
+        require(">=", d, 3)
+        assert cs.prove(">", sympy.floor(d / 3), 0) is True
+    assert [str(c) for c in g.conditions] == ["d >= 3"]
