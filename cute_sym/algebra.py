@@ -28,7 +28,7 @@ from .int_tuple import (
     IntTuple, _, Underscore, plain, unwrap, cdiv, ceil_div, compact_major, fmt, iter_leaves, leaves, norm, product, product_each,
     sabs, shape_div, shape_min, signum, smin, zip2_by, evenly_divides,
 )
-from .integers import IntLike
+from .integers import IMod, IntLike
 from .layout import Layout, _mk, append, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
 
 __all__ = [
@@ -331,6 +331,14 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             next_stride: Any = ((ars + cs - 1) // cs) * ((rest_stride > 0) - (rest_stride < 0))
         else:
             ars, sgn = _compose_abs_sign(rest_stride)
+            # CuTe's Stride Divisibility Condition, decided: s_i | r, or r < s_i
+            if not (decide.prove("|", cs, ars) or decide.prove("<", ars, cs)):
+                # one fact for the disjunction: (r % s) * max(r + 1 - s, 0) == 0
+                either = IMod(ars, cs) * sympy.Max(ars + 1 - cs, 0, evaluate=False)
+                if not decide.require("==", either, 0, why=(
+                        f"composition (Stride Divisibility Condition: {fmt(cs)} | {fmt(ars)} or {fmt(ars)} < {fmt(cs)})")):
+                    raise DivisibilityError(
+                        f"Stride Divisibility Condition: {fmt(ars)} % {fmt(cs)} != 0 and {fmt(ars)} >= {fmt(cs)}")
             next_shape = ceil_div(cs, ars)
             next_stride = _mul(ceil_div(ars, cs), sgn)
         if _is1(next_shape) or _is1(rest_shape):

@@ -104,7 +104,7 @@ class UndecidableError(LayoutError):
     ...     shape_div(Dyn("M"), 4)
     ... except UndecidableError as e:
     ...     print(e.fact)
-    M % 4 == 0
+    M % 4 == 0 or 4 % M == 0
     >>> str(UndecidableError("M % 4 == 0"))
     'needs M % 4 == 0'
     """

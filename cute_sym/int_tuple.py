@@ -22,7 +22,7 @@ import sympy
 from typing_extensions import TypeAlias
 
 from . import decide
-from .errors import DivisibilityError, LayoutError, RankError
+from .errors import DivisibilityError, LayoutError, RankError, UndecidableError
 from .integers import IMod, IntLike
 
 __all__ = [
@@ -189,7 +189,10 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     if decide.require("==", b, 0, assume=False, why="division"):
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
-        return norm(sympy.cancel(sympy.sympify(a) / b))
+        sb = sympy.sympify(b)
+        if sb.is_Number or sb.is_Symbol or (sb.is_Mul and not any(f.is_Add for f in sb.args)):
+            return norm(sympy.expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
+        return norm(sympy.cancel(sympy.sympify(a) / sb))
     a_nonneg = decide.prove(">=", a, 0)
     b_pos = decide.prove(">", b, 0)
     if a_nonneg and b_pos:
@@ -248,11 +251,16 @@ def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
         q = cdiv(a, b)
         return q
     if decide.prove("|", a, b):
-        if decide.prove("==", sabs(a), sabs(b)):
-            return cdiv(a, b)
-        if decide.prove("<", sabs(a), sabs(b)):
-            return norm(signum(a) * signum(b))
-    # either outcome needs a fact nobody stated: ask for b | a (the usual one)
+        # |a| <= |b|: a/b is 0 or a sign, and CuTe rounds away from zero to the sign
+        return norm(signum(a) * signum(b))
+    if decide.prove(">", a, 0) and decide.prove(">", b, 0):
+        # one of them divides the other (the precondition, as one fact): ceil(a/b) is right either way
+        try:
+            decide.require("==", IMod(a, b) * IMod(b, a), 0)
+        except UndecidableError:
+            fact = f"{a} % {b} == 0 or {b} % {a} == 0"
+            raise UndecidableError(fact, f"shape_div({a}, {b}) needs {fact} (cannot be decided)") from None
+        return norm(sympy.ceiling(sympy.sympify(a) / b))
     if decide.require("|", b, a, why=f"shape_div({a}, {b}) (or {a} | {b})"):
         return cdiv(a, b)
     raise DivisibilityError(f"shape_div failure: neither {a} nor {b} divides the other")  # pragma: no cover

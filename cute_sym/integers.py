@@ -94,7 +94,10 @@ class DynSymbol(sympy.Symbol):  # type: ignore[misc]
         return ((self.name, self.divisor, self.lo, self.hi), self.assumptions0)
 
     def _hashable_content(self) -> tuple[Any, ...]:
-        return super()._hashable_content() + (self.divisor, self.lo, self.hi)  # type: ignore[no-any-return]
+        # no None inside: sympy orders hashable contents
+        lo, hi = self.lo, self.hi
+        return super()._hashable_content() + (  # type: ignore[no-any-return]
+            self.divisor, lo is None, 0 if lo is None else lo, hi is None, 0 if hi is None else hi)
 
 
 def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,

@@ -34,7 +34,7 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<sw>Sw<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_-?\d+)|(?P<num>\d+)"
     r"|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/])|(?P<us>_))")
 
-_FUNCS = ("ceil_div", "min", "max", "abs", "floor_div")
+_FUNCS = ("ceil_div", "min", "max", "abs", "sign", "floor_div")
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -217,6 +217,8 @@ def _call(name: str, args: list[Any], text: str) -> Any:
         return sympy.Max(*args)
     if name == "abs" and len(args) == 1:
         return sympy.Abs(args[0])
+    if name == "sign" and len(args) == 1:
+        return sympy.sign(args[0])
     raise NotationError(f"bad call {name}({len(args)} arguments) in {text!r}")
 
 
