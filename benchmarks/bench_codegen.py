@@ -21,7 +21,11 @@ import sys
 import time
 from typing import Any, Callable
 
+import os
+
 import sympy
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # this checkout's cute_sym
 
 import cute_sym as cs
 from cute_sym.codegen import canonical_op_count, count_ops, emit
