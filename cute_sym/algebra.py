@@ -494,21 +494,7 @@ def _min_index(strides: list[Any]) -> int:
 
 
 def _complement(layout: Any, cotarget: Any = None) -> Layout:
-    """The layout of the codomain positions ``layout`` does not reach, up to ``cotarget``.
-
-    ``cotarget`` is an integer or an IntTuple (CuTe divides a tuple cotarget mode by
-    mode); by default the cosize of the filtered layout.
-
-    @pre ``layout`` is injective (on its filtered modes): "Non-injective Layout detected in complement".
-    @post ``result(i) < result(i+1)``: the result is ordered, and disjoint from the image of ``layout``.
-    @post ``size(result) >= cotarget / size(filter(layout))``.
-
-    >>> from cute_sym.notation import parse
-    >>> print(complement(parse("_4:_1"), 24)), print(complement(parse("(_2,_2):(_1,_6)"), 24))
-    _6:_4
-    (_3,_2):(_2,_12)
-    (None, None)
-    """
+    """complement exactly as CuTe computes it (the divides and products use this one); see :func:`complement`."""
     if not isinstance(layout, Layout):
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
