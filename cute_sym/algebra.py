@@ -332,7 +332,7 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
         else:
             ars, sgn = _compose_abs_sign(rest_stride)
             # CuTe's Stride Divisibility Condition, decided: s_i | r, or r < s_i
-            if not (decide.prove("|", cs, ars) or decide.prove("<", ars, cs)):
+            if not (_stride_fits(cs, ars) or decide.prove("|", cs, ars) or decide.prove("<", ars, cs)):
                 # one fact for the disjunction: (r % s) * max(r + 1 - s, 0) == 0
                 either = IMod(ars, cs) * sympy.Max(ars + 1 - cs, 0, evaluate=False)
                 if not decide.require("==", either, 0, why=(
@@ -371,6 +371,18 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
     res_d.append(last_d)
     return tuple(res_s), tuple(res_d)
 
+
+
+def _stride_fits(cs: IntLike, r: IntLike) -> bool:
+    """``cs | r or r < cs`` for every value of a symbolic extent ``cs``, when ``r`` is a small static
+    stride: checked value by value over the extent's possible values up to ``r``."""
+    if type(r) is not int or r > 64 or type(cs) is int:
+        return False
+    lo, hi = decide.bounds(cs)
+    if lo is None or lo < 1:
+        return False
+    top = r if hi is None else min(int(hi), r)
+    return all(r % c == 0 for c in range(int(lo), top + 1))
 
 
 def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
