@@ -149,14 +149,18 @@ def _coalesce(layout: Layout) -> Layout:
 
 
 def _coalesce_x(layout: Layout) -> Layout:
-    """coalesce that also keeps the function outside the domain (a trailing static 1 keeps its stride)."""
+    """coalesce that also keeps the function outside the domain (a trailing static 1 keeps its stride).
+
+    It merges across symbolic extents too (what is proved contiguous is one mode): the lhs of a
+    composition is a function of its values, so (4,b):(1,4) composes as 4*b:1 would.
+    """
     s, d = _flat(layout)
     n = len(s)
     if n == 0:
         return _mk(1, 0)
     if type(s[n - 1]) is int and s[n - 1] == 1:
-        return _bw_coalesce(s, d, n - 2, 2, d[n - 1])
-    return _bw_coalesce(s, d, n - 2, s[n - 1], d[n - 1])
+        return _bw_coalesce(s, d, n - 2, 2, d[n - 1], False)
+    return _bw_coalesce(s, d, n - 2, s[n - 1], d[n - 1], False)
 
 
 def coalesce(layout: Layout, profile: Any = None) -> Layout:

@@ -106,10 +106,7 @@ def test_zipped_divide_static_by_dynamic_tiler() -> None:
 @pytest.mark.parametrize("text", [
     "(a,b,c):(_1,_4,_7)",
     "(a,_6,_8):(_1,_4,_7)",
-    pytest.param("(_4,b,c):(_1,_4,_7)", marks=pytest.mark.xfail(strict=True, reason=(
-        "algebra bug: composition raises DivisibilityError '6 % 4 != 0' although coalesce gives "
-        "(4*b,c):(_1,_7) and b=6 has the static answer _6:_1 (the lhs is not coalesced across "
-        "the static/dynamic boundary before composing)"))),
+    "(_4,b,c):(_1,_4,_7)",
 ])
 def test_composition_4x6x8_o_6_dynamic_extents(text: str) -> None:
     """CuTe's DSL answers wrongly here; cute_sym is right or undecided, never wrong."""
