@@ -150,6 +150,8 @@ class _Dag:
             lo, hi = self.bounds(a)
             if lo is not None and lo >= 0 and hi is not None and hi >> s == 0:
                 return ("c", 0)
+            if a[0] == ">>" and a[2][0] == "c":
+                return (">>", a[1], ("c", a[2][1] + s))     # (x >> p) >> s is x >> (p + s)
             return (">>", a, ("c", s))
         return ("<<", a, ("c", -s))
 
