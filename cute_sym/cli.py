@@ -92,6 +92,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except LayoutError as e:
         print(f"cute-sym: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:     # the reader went away (cute-sym ... | head): not an error
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
     return 0
 
 
