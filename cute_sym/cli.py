@@ -93,7 +93,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"cute-sym: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:     # the reader went away (cute-sym ... | head): not an error
-        sys.stdout = None  # type: ignore[assignment]
+        try:
+            sys.stdout.close()
+        except BrokenPipeError:
+            pass
         return 0
     return 0
 
