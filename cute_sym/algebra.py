@@ -25,11 +25,11 @@ import sympy
 from . import decide
 from .errors import DivisibilityError, InjectivityError, LayoutError, RankError
 from .int_tuple import (
-    IntTuple, _, Underscore, plain, unwrap, cdiv, ceil_div, compact_major, fmt, iter_leaves, leaves, norm, product, product_each,
-    sabs, shape_div, shape_min, signum, smin, zip2_by, evenly_divides,
+    IntTuple, _, unwrap, cdiv, ceil_div, compact_major, fmt, iter_leaves, leaves, norm, product, product_each,
+    sabs, shape_div, smin, zip2_by,
 )
 from .integers import IMod, IntLike
-from .layout import Layout, _mk, append, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
+from .layout import Layout, _mk, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize, filter_zeros
 
 __all__ = [
     "coalesce", "coalesce_shape", "filter", "composition", "complement", "right_inverse", "left_inverse",
@@ -241,7 +241,6 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
     >>> print(filter(parse("(_4,_2,_3):(_1,_0,_4)")))
     _12:_1
     """
-    from .layout import filter_zeros
     profile = None if profile is None else unwrap(profile)
     if profile is not None and type(profile) is tuple:
         return _transform_layout(layout, profile, filter)

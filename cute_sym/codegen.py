@@ -35,7 +35,7 @@ import sympy
 from . import decide
 from .algebra import coalesce
 from .errors import LayoutError
-from .expr import FloorDiv, IMod, dynamic_divisors, index_expr, index_symbol
+from .expr import FloorDiv, IMod, dynamic_divisors, index_expr
 from .integers import symbol_facts
 from .int_tuple import iter_leaves, product
 from .layout import Layout

@@ -41,7 +41,7 @@ from sympy.printing.precedence import PRECEDENCE
 from . import decide
 from .algebra import coalesce
 from .errors import LayoutError, RankError
-from .integers import IMod, Dyn, symbol_facts
+from .integers import IMod, Dyn
 from .int_tuple import iter_leaves, product
 from .layout import Layout
 
@@ -172,6 +172,7 @@ def index_symbol(size: Any = None, name: str = "i") -> sympy.Symbol:
     With a static ``size`` the symbol carries the bound ``max=size-1`` (so
     expressions and emitters know it); otherwise it is only non-negative.
 
+    >>> from cute_sym.integers import symbol_facts
     >>> s = index_symbol(128)
     >>> s, symbol_facts(s)
     (i, (1, 0, 127))
@@ -313,7 +314,6 @@ def coord_expr(shape: Any, index: Any = None) -> Any:
         return tuple(coord_expr(s, x) for s, x in zip(shape, index))
     x = index_symbol(product(shape)) if index is None else _coord_symbol(index, product(shape))
     leaves = [_as_int(s) for s in iter_leaves(shape)]
-    n = len(leaves)
     out: list[Any] = []
     base, r = x, 1
     for k, sk in enumerate(leaves):
