@@ -50,6 +50,7 @@ from typing import Any, Iterator, Optional, Sequence, Union
 import sympy
 
 from .errors import LayoutError, UndecidableError
+from .formula import formula_str
 from .integers import DynSymbol, Dyn, IMod, IntLike, symbol_facts
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "fact_text",
     "assume",
     "collect_guards",
+    "require_any",
     "Guards",
     "bounds",
 ]
@@ -810,8 +812,17 @@ def fact_text(rel: Rel, a: IntLike, b: IntLike) -> str:
     'M % 4 == 0'
     """
     if rel == "|":
-        return f"{b} % {a} == 0"
-    return f"{a} {rel} {b}"
+        return f"{_text(b)} % {_text(a)} == 0"
+    if isinstance(a, (int, sympy.Integer)) and not isinstance(b, (int, sympy.Integer)):
+        # the number on the right, as a person writes it
+        rel, a, b = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(rel, rel), b, a
+    return f"{_text(a)} {rel} {_text(b)}"
+
+
+def _text(x: Any) -> str:
+    if isinstance(x, sympy.Basic) and not isinstance(x, (sympy.Integer, sympy.Symbol)):
+        return formula_str(x)
+    return str(x)
 
 
 def _to_facts(rel: Rel, a: IntLike, b: IntLike) -> list[Fact]:
@@ -941,8 +952,14 @@ def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bo
     return _prove_int(rel, x, y)  # type: ignore[arg-type]
 
 
+Alt = tuple[Rel, sympy.Expr, sympy.Expr]
+
+
 class Guards:
     """The facts assumed while :func:`collect_guards` was active.
+
+    A condition is one relation, or an ``Or`` of relations where an operation
+    needs one of several facts (CuTe's "s | r or r < s").
 
     >>> M = Dyn("M")
     >>> with collect_guards() as g:
@@ -956,7 +973,8 @@ class Guards:
     __slots__ = ("_entries", "_keys", "_facts", "_simplified")
 
     def __init__(self) -> None:
-        self._entries: list[tuple[Rel, sympy.Expr, sympy.Expr]] = []
+        # each entry is a disjunction of alternatives (most often just one)
+        self._entries: list[tuple[Alt, ...]] = []
         self._keys: set[tuple[Any, ...]] = set()
         self._facts: tuple[Fact, ...] = ()
         self._simplified: Optional[list[sympy.Basic]] = None
@@ -973,31 +991,33 @@ class Guards:
         kept = list(range(len(self._entries)))
         if len(kept) <= _PRUNE_MAX:
             for i in list(kept):
-                others = [j for j in kept if j != i]
                 facts: tuple[Fact, ...] = ()
-                for j in others:
-                    rel, a, b = self._entries[j]
-                    facts += tuple(_to_facts(rel, a, b)) if rel not in ("!|", "!=") else ()
-                rel, a, b = self._entries[i]
-                if _implied(rel, a, b, facts):
+                for j in kept:
+                    if j != i and len(self._entries[j]) == 1:
+                        rel, a, b = self._entries[j][0]
+                        facts += tuple(_to_facts(rel, a, b)) if rel not in ("!|", "!=") else ()
+                if any(_implied(rel, a, b, facts) for rel, a, b in self._entries[i]):
                     kept.remove(i)
         out: list[sympy.Basic] = []
         for i in kept:
-            c = _relation(*self._entries[i])
-            if c is sympy.true or c in out:
+            alts = [_relation(*alt) for alt in self._entries[i]]
+            if any(c is sympy.true for c in alts):
+                continue
+            c = alts[0] if len(alts) == 1 else sympy.Or(*alts, evaluate=False)
+            if c in out:
                 continue
             out.append(c)
         return out
 
-    def _record(self, rel: Rel, a: IntLike, b: IntLike) -> None:
-        sa, sb = _sym(a), _sym(b)
-        key = _fact_key(rel, sa, sb)
+    def _record(self, alts: Sequence[tuple[Rel, IntLike, IntLike]]) -> None:
+        entry = tuple((rel, _sym(a), _sym(b)) for rel, a, b in alts)
+        key = tuple(sorted((_fact_key(*alt) for alt in entry), key=repr))   # order does not matter
         if key in self._keys:
             return
         self._keys.add(key)
-        self._entries.append((rel, sa, sb))
-        if rel not in ("!|", "!="):
-            self._facts = self._facts + tuple(_to_facts(rel, sa, sb))
+        self._entries.append(entry)
+        if len(entry) == 1 and entry[0][0] not in ("!|", "!="):
+            self._facts = self._facts + tuple(_to_facts(*entry[0]))
         self._simplified = None
 
     def holds(self, values: dict[str, int]) -> bool:
@@ -1005,7 +1025,7 @@ class Guards:
 
         Evaluated exactly with Python integers and fractions, without sympy.
         """
-        return all(_holds(rel, a, b, values) for rel, a, b in self._entries)
+        return all(any(_holds(rel, a, b, values) for rel, a, b in entry) for entry in self._entries)
 
     def __repr__(self) -> str:
         return f"Guards({self.conditions!r})"
@@ -1072,10 +1092,50 @@ def require(rel: Rel, a: IntLike, b: IntLike, *, assume: bool = True, why: str =
         fact = fact_text(rel, a, b)
         raise UndecidableError(fact, f"{why + ' ' if why else ''}needs {fact} (cannot be decided)")
     if assume:
-        g._record(rel, a, b)
+        g._record([(rel, a, b)])
     else:
-        g._record(_negate(rel) or "!|", a, b)
+        g._record([(_negate(rel) or "!|", a, b)])
     return assume
+
+
+def require_any(alternatives: Sequence[tuple[Rel, IntLike, IntLike]], *, why: str = "") -> bool:
+    """Decide whether at least one of the facts ``a rel b`` holds.
+
+    ``True`` when one is proved, ``False`` when every one is refuted.
+    Undecided: inside :func:`collect_guards`, record the disjunction (the
+    alternatives not refuted) and return ``True``; otherwise raise
+    :class:`UndecidableError` naming it.
+
+    @post a ``True`` answer outside guards holds for every value of the symbols.
+
+    >>> M = Dyn("M")
+    >>> require_any([("|", M, 8), ("<", 8, M)], why="composition")
+    Traceback (most recent call last):
+    ...
+    cute_sym.errors.UndecidableError: composition needs 8 % M == 0 or M > 8 (cannot be decided)
+    >>> require_any([("|", 4, 8 * M), ("<", M, 0)])
+    True
+    >>> with collect_guards() as g:
+    ...     require_any([("|", M, 8), ("<", 8, M)])
+    True
+    >>> g.conditions, g.holds({"M": 4}), g.holds({"M": 6}), g.holds({"M": 9})
+    ([(M > 8) | Eq(Mod(8, M), 0)], True, False, True)
+    """
+    open_: list[tuple[Rel, IntLike, IntLike]] = []
+    for rel, a, b in alternatives:
+        r = _prove_int(rel, a, b) if type(a) is int and type(b) is int else prove(rel, a, b)
+        if r:
+            return True
+        if r is None:
+            open_.append((rel, a, b))
+    if not open_:
+        return False
+    g = _GUARDS.get()
+    if g is None:
+        fact = " or ".join(fact_text(rel, a, b) for rel, a, b in open_)
+        raise UndecidableError(fact, f"{why + ' ' if why else ''}needs {fact} (cannot be decided)")
+    g._record(open_)
+    return True
 
 
 # ---------------------------------------------------------------- assume

@@ -22,7 +22,7 @@ import sympy
 from typing_extensions import TypeAlias
 
 from . import decide
-from .errors import DivisibilityError, LayoutError, RankError, UndecidableError
+from .errors import DivisibilityError, LayoutError, RankError
 from .integers import IMod, IntLike
 
 __all__ = [
@@ -254,12 +254,9 @@ def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
         # |a| <= |b|: a/b is 0 or a sign, and CuTe rounds away from zero to the sign
         return norm(signum(a) * signum(b))
     if decide.prove(">", a, 0) and decide.prove(">", b, 0):
-        # one of them divides the other (the precondition, as one fact): ceil(a/b) is right either way
-        try:
-            decide.require("==", IMod(a, b) * IMod(b, a), 0)
-        except UndecidableError:
-            fact = f"{a} % {b} == 0 or {b} % {a} == 0"
-            raise UndecidableError(fact, f"shape_div({a}, {b}) needs {fact} (cannot be decided)") from None
+        # one of them divides the other (the precondition): ceil(a/b) is right either way
+        if not decide.require_any([("|", b, a), ("|", a, b)], why=f"shape_div({a}, {b})"):
+            raise DivisibilityError(f"shape_div failure: neither {a} nor {b} divides the other")
         return norm(sympy.ceiling(sympy.sympify(a) / b))
     if decide.require("|", b, a, why=f"shape_div({a}, {b}) (or {a} | {b})"):
         return cdiv(a, b)

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym import Dyn
-from cute_sym.decide import require
+from cute_sym.decide import require, require_any
 
 
 def test_static_relations() -> None:
@@ -74,6 +74,21 @@ def test_collect_guards_records_facts() -> None:
     assert len(g.conditions) == 2
     assert g.holds({"M": 200}) and g.holds({"M": 104})
     assert not g.holds({"M": 6}) and not g.holds({"M": 8})
+
+
+def test_require_any_names_and_records_the_disjunction() -> None:
+    M = Dyn("M")
+    with pytest.raises(cs.UndecidableError) as ei:
+        require_any([("|", M, 16), ("<", 16, M)], why="composition")
+    assert ei.value.fact == "16 % M == 0 or M > 16"
+    assert require_any([("|", M, 16), ("|", 4, 8 * M)]) is True      # the second is proved
+    assert require_any([("<", M, 0), ("|", 3, 4)]) is False            # every one refuted
+    with cs.collect_guards() as g:
+        assert require_any([("|", M, 16), ("<", 16, M)]) is True
+        assert require_any([("<", 16, M), ("|", M, 16)]) is True      # the same fact, other order
+    assert len(g.conditions) == 1 and isinstance(g.conditions[0], sympy.Or)
+    for m in range(1, 40):
+        assert g.holds({"M": m}) == (16 % m == 0 or m > 16)
 
 
 def test_guarded_algebra_result_is_right_where_guards_hold() -> None:
