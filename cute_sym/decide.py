@@ -601,6 +601,9 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
         if lo is not None and hi is not None and lo > hi:
             # contradictory facts: leave the symbol alone rather than build an empty range
             continue
+        if lo is not None and lo == hi:
+            sub[s] = sympy.Integer(d * lo)      # pinned to one value
+            continue
         if s.is_positive or (lo is not None and lo >= 1):
             sign = "positive"
         elif s.is_nonnegative or (lo is not None and lo >= 0):
@@ -1130,12 +1133,31 @@ def require_any(alternatives: Sequence[tuple[Rel, IntLike, IntLike]], *, why: st
             open_.append((rel, a, b))
     if not open_:
         return False
+    if len(open_) > 1 and _by_cases(open_):
+        return True
     g = _GUARDS.get()
     if g is None:
         fact = " or ".join(fact_text(rel, a, b) for rel, a, b in open_)
         raise UndecidableError(fact, f"{why + ' ' if why else ''}needs {fact} (cannot be decided)")
     g._record(open_)
     return True
+
+
+def _by_cases(alts: list[tuple[Rel, IntLike, IntLike]]) -> bool:
+    """Some alternative follows once the others (orderings, equalities) are assumed false.
+
+    ``B | 1 or B > 1`` holds for every positive ``B``: with ``B <= 1`` it is ``1 | 1``.
+    """
+    base = _facts_in_force()
+    for i, (rel, a, b) in enumerate(alts):
+        negs: list[Fact] = []
+        for j, (rj, aj, bj) in enumerate(alts):
+            n = _negate(rj) if j != i else None
+            if n is not None and n != "!=":
+                negs.extend(_to_facts(n, aj, bj))
+        if negs and _prove_sym(rel, _sym(a), _sym(b), base + tuple(negs)) is True:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- assume

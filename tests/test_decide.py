@@ -83,6 +83,10 @@ def test_require_any_names_and_records_the_disjunction() -> None:
     assert ei.value.fact == "16 % M == 0 or M > 16"
     assert require_any([("|", M, 16), ("|", 4, 8 * M)]) is True      # the second is proved
     assert require_any([("<", M, 0), ("|", 3, 4)]) is False            # every one refuted
+    assert require_any([("|", M, 1), ("<", 1, M)]) is True             # by cases: M <= 1 means M == 1
+    assert cs.prove("|", M, 3) is None
+    with cs.assume(M <= 1):
+        assert cs.prove("|", M, 3) is True                                 # M is pinned to 1
     with cs.collect_guards() as g:
         assert require_any([("|", M, 16), ("<", 16, M)]) is True
         assert require_any([("<", 16, M), ("|", M, 16)]) is True      # the same fact, other order
