@@ -353,6 +353,7 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             res_s.append(new_shape)
             res_d.append(_mul(rest_stride, ld[i]))
             rest_shape = rest_shape // new_shape
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
         else:
             # CuTe divides at run time; exact only when new_shape | rest_shape
             if not decide.require("|", new_shape, rest_shape, why="composition (Shape Divisibility Condition)"):
@@ -360,6 +361,7 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             res_s.append(new_shape)
             res_d.append(_mul(rest_stride, ld[i]))
             rest_shape = cdiv(rest_shape, new_shape)
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
         rest_stride = next_stride
     last_d = _mul(rest_stride, ld[R - 1])
     if not res_s:
@@ -372,6 +374,32 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
     res_d.append(last_d)
     return tuple(res_s), tuple(res_d)
 
+
+
+def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, rd: IntLike, strict: bool) -> None:
+    """The rhs steps evenly over the lhs extent ``s_i`` (``|stride|`` divides it), ends inside it,
+    or steps over all of it at once.
+
+    Otherwise CuTe's answer is not ``lhs(rhs(i))``. For the divides and products
+    (``strict`` false), which follow CuTe's answer, that is fine as long as the lhs
+    is the same layout the static values give: mode ``i`` does not merge with
+    mode ``i+1`` (``d_{i+1} != s_i * d_i``, and ``s_{i+1} >= 2`` so it is not dropped).
+    """
+    cs = ls[i]
+    if type(cs) is int and type(stride) is int and type(rest) is int:
+        if rest == 1 or cs % abs(stride) == 0 or cs <= abs(stride):
+            return
+        if strict:
+            raise DivisibilityError(
+                f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {abs(stride)} != 0) and the "
+                f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
+    ars = _compose_abs_sign(stride)[0]
+    alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("==", rest, 1), ("<=", cs, ars)]
+    if not strict and i + 1 < len(ls) and decide.prove(">=", ls[i + 1], 2):
+        alts.append(("!=", ld[i + 1], _mul(cs, ld[i])))
+    if not decide.require_any(alts, why="composition (the rhs steps evenly over an lhs extent or ends inside it)"):
+        raise DivisibilityError(f"composition: stride {fmt(rd)} steps over extent {fmt(cs)} unevenly and the "
+                                "rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
 
 
 def _stride_fits(cs: IntLike, r: IntLike) -> bool:
@@ -529,21 +557,27 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
     R = len(shapes)
     rshape: list[Any] = []
     rstride: list[Any] = [1]
+    # a mode's extent-one check runs after the next tiling check, which may prove it
+    pending: Optional[tuple[Any, Any, Any, Any]] = None
     for i in range(R - 1):
         k = _min_index(strides)
         ms = strides[k]
         _check_tiles(ms, rstride[i])
+        if pending is not None:
+            _check_extent_one(*pending)
         new_shape = cdiv(ms, rstride[i])
         _check_injective(new_shape, ms, rstride[i])
         rshape.append(new_shape)
         rstride.append(_mul(ms, shapes[k]))
         nxt = strides[_min_index([x for j, x in enumerate(strides) if j != k])] if R - 1 - i > 1 else \
             [x for j, x in enumerate(strides) if j != k][0]
-        _check_extent_one(shapes[k], ms, rstride[i], nxt)
+        pending = (shapes[k], ms, rstride[i], nxt)
         del strides[k]
         del shapes[k]
-    _check_extent_one(shapes[0], strides[0], rstride[R - 1], product(cotarget))
     _check_tiles(strides[0], rstride[R - 1])
+    if pending is not None:
+        _check_extent_one(*pending)
+    _check_extent_one(shapes[0], strides[0], rstride[R - 1], product(cotarget))
     new_shape = cdiv(strides[0], rstride[R - 1])
     _check_injective(new_shape, strides[0], rstride[R - 1])
     rshape.append(new_shape)
@@ -721,9 +755,17 @@ def _check_extent_one(s: IntLike, d: IntLike, span: IntLike, nxt: IntLike) -> No
     """
     if type(s) is int or decide.prove(">=", s, 2):
         return
-    if decide.prove("|", span, d) and decide.prove("|", d, nxt):
+    tiles, steps = decide.prove("|", span, d), decide.prove("|", d, nxt)
+    if tiles and steps:
         return
-    decide.require(">=", s, 2, why="complement (a mode of extent 1 is no mode)")
+    why = "complement (a mode of extent 1 is no mode)"
+    if tiles or steps:
+        ok = decide.require_any([(">=", s, 2), ("|", d, nxt) if tiles else ("|", span, d)], why=why)
+    else:
+        ok = decide.require(">=", s, 2, why=why)
+    if not ok:
+        raise LayoutError(f"complement: the mode {fmt(s)}:{fmt(d)} has extent 1 and its stride changes "
+                          "the result; give the extent statically as _1")
 
 
 def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None:

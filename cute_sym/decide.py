@@ -221,7 +221,7 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         if r is not None:
             return r
     # last resort, small polynomials only: the factored form (e.g. (M-1)*(N-1))
-    if e.is_Add and len(e.args) <= _FACTOR_MAX_TERMS and _nonlinear(e):
+    if e.is_Add and len(e.args) <= _FACTOR_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
         targets: list[tuple[sympy.Expr, bool]] = []
         if rel == "<":
             targets = [(e - 1, True), (-e, False)]
@@ -385,16 +385,18 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
     if a == 1 or a == -1 or a == b or a == -b:
         return True
     for f in facts:
-        if f[0] == "dvd" and _subst(f[2], sub) == b and (f[1] == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
+        if f[0] == "dvd" and _subst(f[2], sub) == b and (
+                f[1] == a or _subst(f[1], sub) == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
             return True
     eb = _expand(b)
     if eb.is_zero:
         return True
     ca, ma = a.as_coeff_Mul()
     if ma is _ONE:      # a is a number
-        if a.is_Integer:
-            return _int_gcd_divides(abs(int(a)), eb)
-        return None
+        if not a.is_Integer:
+            return None
+        r = _int_gcd_divides(abs(int(a)), eb)
+        return r if r is not None else _smaller_refutes(a, eb)
     # a monomial (c * x**k * ...): every term of b divided by it is an integer monomial
     q = eb / a
     if q.is_Number:
@@ -418,7 +420,11 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
             qp, rp = None, None
         if rp is not None and rp == 0 and all(_is_int_poly_term(t) for t in sympy.Add.make_args(sympy.expand(qp))):
             return True
-    # 0 < |b| < |a| refutes
+    return _smaller_refutes(a, eb)
+
+
+def _smaller_refutes(a: sympy.Expr, eb: sympy.Expr) -> Optional[bool]:
+    """``a | b`` is false when ``0 < |b| < |a|``."""
     if _nonzero(eb):
         lo_a = _abs_lo(_bounds(a))
         hi_b = _abs_hi(_bounds(eb))
@@ -456,6 +462,16 @@ def _linear1(e: sympy.Expr) -> Optional[tuple[Any, int, int]]:
 
 
 _EXPAND_MAX_NODES = 120
+
+
+def is_polynomial(e: sympy.Expr) -> bool:
+    """No floor, ceiling, min, max, modulo, abs or sign inside (sympy's polynomial tools are slow on those)."""
+    return not e.has(sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign)
+
+
+def is_big(*es: Any) -> bool:
+    """The formulas have more distinct subexpressions than the procedure expands (guard mode builds such)."""
+    return _scan(*(_sym(e) for e in es))[1] > _EXPAND_MAX_NODES
 
 
 def _scan(*es: sympy.Expr) -> tuple[set[Any], int]:
@@ -562,6 +578,11 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
     for f in facts:
         if f[0] == "dvd" and f[1].is_Integer and f[2].is_Symbol and f[2] in syms and int(f[1]) != 0:
             divisors[f[2]] = math.lcm(divisors.get(f[2], 1), abs(int(f[1])))
+        elif (f[0] == "dvd" and f[1].is_Symbol and f[1] in syms and f[2].is_Integer and int(f[2]) != 0
+              and f[1].is_positive):
+            # a positive divisor of c is at most |c|
+            v = abs(int(f[2]))
+            highs[f[1]] = v if f[1] not in highs else min(highs[f[1]], v)
         elif f[0] == "ge0":
             lin = _linear1(f[1])
             if lin is not None and lin[0] in syms:

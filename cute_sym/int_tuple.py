@@ -190,6 +190,9 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
         sb = sympy.sympify(b)
+        if decide.is_big(a, sb) or not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
+            # exact; cancel() over floors and mins costs seconds and gains little
+            return norm(sympy.sympify(a) / sb)
         if sb.is_Number or sb.is_Symbol or (sb.is_Mul and not any(f.is_Add for f in sb.args)):
             return norm(sympy.expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
         return norm(sympy.cancel(sympy.sympify(a) / sb))

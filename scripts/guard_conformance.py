@@ -13,12 +13,22 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import sys
 import time
 from collections import Counter, defaultdict
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _Timeout()
 
 
 def main() -> int:
@@ -26,6 +36,7 @@ def main() -> int:
     ap.add_argument("--corpus", default=os.path.join(HERE, "..", "..", "shared", "conformance"))
     ap.add_argument("--show", type=int, default=5)
     ap.add_argument("--op", action="append", help="only these ops (repeatable)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds per case")
     opts = ap.parse_args()
     t_start = time.perf_counter()
     spec = importlib.util.spec_from_file_location("runner", os.path.join(opts.corpus, "run.py"))
@@ -34,19 +45,30 @@ def main() -> int:
     spec.loader.exec_module(runner)
     import cute_sym as cs
 
+    signal.signal(signal.SIGALRM, _alarm)
+    slowest: list[tuple[float, str]] = []
     table: dict[str, Counter[str]] = defaultdict(Counter)
     shown = 0
     for case in runner.load(opts.corpus, set(opts.op) if opts.op else None):
         if "bind" not in case or isinstance(case["expect"], dict):
             continue
         op = case["op"]
+        t0 = time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, opts.timeout)
         try:
             with cs.collect_guards() as g:
                 args = [cs.parse(a) for a in case["args"]]
                 result = getattr(cs, op)(*args)
+        except _Timeout:
+            table[op]["timeout"] += 1
+            print(f"timeout {case['id']} {op}{tuple(case['args'])}")
+            continue
         except cs.LayoutError as e:
             table[op]["undecided" if isinstance(e, cs.UndecidableError) else "error"] += 1
             continue
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        slowest.append((time.perf_counter() - t0, case["id"]))
         table[op]["decided"] += 1
         if g.conditions:
             table[op]["guarded"] += 1
@@ -63,14 +85,16 @@ def main() -> int:
         if outcome != "pass" and shown < opts.show:
             shown += 1
             print(f"{outcome} {case['id']}: {why}")
-    cols = ("decided", "undecided", "error", "guarded", "guard_false", "pass", "fail")
+    cols = ("decided", "undecided", "error", "timeout", "guarded", "guard_false", "pass", "fail")
     print(f"{'op':20s}" + "".join(f"{c:>12s}" for c in cols))
     total: Counter[str] = Counter()
     for op in sorted(table):
         total.update(table[op])
         print(f"{op:20s}" + "".join(f"{table[op][c]:12d}" for c in cols))
     print(f"{'all':20s}" + "".join(f"{total[c]:12d}" for c in cols))
-    n = total["decided"] + total["undecided"] + total["error"]
+    n = total["decided"] + total["undecided"] + total["error"] + total["timeout"]
+    slowest.sort(reverse=True)
+    print("slowest: " + ", ".join(f"{cid} {t * 1000:.0f} ms" for t, cid in slowest[:3]))
     held = total["decided"] - total["guard_false"]
     print(f"decided under guards: {total['decided']}/{n}; guards hold for CuTe's values: {held}/{total['decided']} "
           f"({100.0 * held / max(1, total['decided']):.1f}%); equal to CuTe where they hold: "

@@ -1,7 +1,6 @@
 """Int tuples with CuTe's semantics (issue 2, item 4)."""
 from __future__ import annotations
 
-import glob
 import json
 import os
 from typing import Any

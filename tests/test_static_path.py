@@ -1,7 +1,7 @@
 """An all-static call creates no sympy object (issue 2: the static path runs at plain-int speed)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 import sympy
