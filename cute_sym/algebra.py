@@ -1286,6 +1286,19 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Lay
 
 
 # ---------------------------------------------------------------- recast
+def _positive_count(n: Any, what: str) -> int:
+    """A static positive integer argument (a factor or a bit width)."""
+    n = unwrap(n)
+    if type(n) is not int or n < 1:
+        raise LayoutError(f"{what}: expected a static positive integer, got {n!r}")
+    return n
+
+
+def _need_layout(layout: Any, what: str) -> None:
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"{what}: expected a Layout, got {type(layout).__name__}")
+
+
 def upcast(layout: Layout, n: int) -> Layout:
     """View ``layout`` in units ``n`` times larger: the stride-1 mode shrinks by ``n``,
     other strides are divided by ``n``.
@@ -1303,6 +1316,9 @@ def upcast(layout: Layout, n: int) -> Layout:
     >>> print(upcast(parse("(_4,_8):(_1,_4)"), 2))
     (_2,_8):(_1,_2)
     """
+    _need_layout(layout, "upcast")
+    n = _positive_count(n, "upcast")
+
     def go(s: Any, d: Any) -> tuple[Any, Any]:
         if type(s) is tuple:
             parts = [go(x, y) for x, y in zip(s, d)]
@@ -1328,6 +1344,8 @@ def downcast(layout: Layout, n: int) -> Layout:
     >>> print(downcast(parse("(_4,_8):(_1,_4)"), 2))
     (_8,_8):(_1,_8)
     """
+    _need_layout(layout, "downcast")
+    n = _positive_count(n, "downcast")
     if not any(type(d) is int and d == 1 for d in iter_leaves(layout._stride)):
         raise LayoutError("Downcast requires adjacent elements (a static stride-1 mode)")
 
@@ -1362,6 +1380,9 @@ def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
     (_2,_8):(_1,_2)
     """
     import math
+    _need_layout(layout, "recast_layout")
+    old_bits = _positive_count(old_bits, "recast_layout (old_bits)")
+    new_bits = _positive_count(new_bits, "recast_layout (new_bits)")
     g = math.gcd(new_bits, old_bits)
     num, den = new_bits // g, old_bits // g
     if num == 1 and den == 1:

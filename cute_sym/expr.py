@@ -42,7 +42,7 @@ from . import decide
 from .algebra import coalesce
 from .errors import LayoutError, RankError
 from .integers import IMod, Dyn
-from .int_tuple import iter_leaves, product
+from .int_tuple import iter_leaves, product, unwrap
 from .layout import Layout
 
 __all__ = [
@@ -308,6 +308,9 @@ def coord_expr(shape: Any, index: Any = None) -> Any:
     """
     if isinstance(shape, Layout):
         shape = shape._shape
+    shape = unwrap(shape)       # a parsed Tup or a list is a plain tuple here
+    if isinstance(index, (tuple, list)):
+        index = tuple(index)
     if isinstance(index, tuple):
         if not isinstance(shape, tuple) or len(shape) != len(index):
             raise RankError(f"coord_expr: Mismatched Ranks (index {index} for shape {shape})")

@@ -24,6 +24,7 @@ from .errors import LayoutError, RankError
 from .int_tuple import (
     IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, flatten as tuple_flatten,
     fmt, is_int, iter_leaves, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
+    unwrap,
 )
 from .integers import IntLike, as_int_like
 
@@ -125,6 +126,8 @@ class Layout:
 
     def __call__(self, *coord: Any) -> Any:
         c: Any = coord[0] if len(coord) == 1 else coord
+        if type(c) is not int:
+            c = unwrap(c)       # a parsed Tup, a list, a numpy integer ...
         if _has_underscore(c):
             return slice_(c, self)
         return crd2idx(c, self._shape, self._stride)

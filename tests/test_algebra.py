@@ -718,3 +718,12 @@ def test_dynamic_complement_exact_formula() -> None:
         Cs = to_static(C, {"c": v})
         want = cs.complement(parse("_4:_2"), v)
         assert same_function(want, Cs), (v, C)
+
+
+def test_cast_arguments_are_checked() -> None:
+    L = cs.parse("(_4,_8):(_1,_4)")
+    assert str(cs.upcast(L, cs.parse("_2"))) == str(cs.upcast(L, 2)) == "(_2,_8):(_1,_2)"
+    for bad in [lambda: cs.upcast(L, 0), lambda: cs.downcast(L, cs.Dyn("n")),
+                lambda: cs.recast_layout(16, 8, L), lambda: cs.recast_layout(L, 16, -8)]:
+        with pytest.raises(cs.LayoutError):
+            bad()

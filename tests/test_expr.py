@@ -156,3 +156,7 @@ def test_coord_expr_property(shape: list[int], seed: int) -> None:
     flat = sympy.Tuple(*cs.flatten(c))
     got = tuple(int(v) for v in flat.xreplace({s: i for s in flat.free_symbols}))
     assert got == tuple(cs.flatten(cs.idx2crd(i, tuple(shape))))
+
+
+def test_coord_expr_takes_parsed_shapes() -> None:
+    assert cs.coord_expr(cs.parse("(_4,_8)"), 13) == cs.coord_expr((4, 8), 13) == (1, 3)

@@ -162,3 +162,9 @@ def test_conformance_static(case: dict[str, Any]) -> None:
         order = cs.flatten(args[1]) if isinstance(args[1], tuple) else (args[1],)
         if len(set(order)) == len(order):   # distinct orders: a compact layout
             check_compact(r)
+
+
+def test_parsed_and_list_coordinates_are_coordinates() -> None:
+    L = cs.parse("(_4,_8):(_8,_1)")
+    for c in [cs.parse("(_1,_2)"), [1, 2], (1, 2)]:
+        assert L(c) == L(1, 2) == 10
