@@ -892,6 +892,10 @@ def left_inverse(layout: Any) -> Any:
     fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
     istride = leaves(compact_major(tuple(fs)))
     modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
+    for m in modes:
+        # a symbolic stride that may be 0 would add nothing: the answer depends on it
+        if type(m[1]) is not int and not decide.require("!=", m[1], 0, why="left_inverse (a stride-0 mode adds nothing)"):
+            raise LayoutError("left_inverse: give a stride that is 0 statically as _0")  # pragma: no cover
     if not modes:
         return _mk(product(tuple(fs)), 0)
     order: list[tuple[Any, Any, Any]] = []
