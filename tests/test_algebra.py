@@ -23,7 +23,7 @@ from postconditions import (
     check_zipped_product, image, is_injective, nsize, same_function, small_layouts, to_static,
 )
 
-CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+from corpus import CONFORMANCE  # noqa: E402
 
 
 # ================================================================ examples

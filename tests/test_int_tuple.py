@@ -13,7 +13,7 @@ from cute_sym import Dyn, parse
 
 from postconditions import check_ceil_div, check_flatten_unflatten, check_idx2crd_crd2idx, check_shape_div, plain, to_static
 
-CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+from corpus import CONFORMANCE  # noqa: E402
 
 
 def test_structure() -> None:

@@ -13,7 +13,7 @@ from cute_sym import Dyn, Int, Layout, LayoutRight, make_layout, parse
 
 from postconditions import check_compact, f, image, nsize, plain, same_function, to_static
 
-CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+from corpus import CONFORMANCE  # noqa: E402
 
 
 def test_make_layout_defaults_and_majors() -> None:

@@ -14,7 +14,7 @@ from cute_sym import Dyn, Layout, parse
 
 from postconditions import image, plain, to_static
 
-CONFORMANCE = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "conformance")
+from corpus import CONFORMANCE  # noqa: E402
 
 
 def _static_arg_strings() -> list[str]:

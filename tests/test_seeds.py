@@ -18,9 +18,7 @@ from cute_sym.render import layout_table
 
 import postconditions as pc
 
-HERE = os.path.dirname(__file__)
-CONFORMANCE = os.path.join(HERE, "..", "..", "shared", "conformance")
-SEEDS = os.path.join(HERE, "..", "..", "shared", "seeds")
+from corpus import CONFORMANCE, seed_tables
 
 
 def _cases() -> list[Any]:
@@ -97,20 +95,7 @@ def test_seed_and_doc_examples(case: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- print_layout tables of the seeds
 def _seed_tables() -> list[Any]:
     """(layout text, table lines) for each table printed in the seeds after its layout line."""
-    out = []
-    for path in sorted(glob.glob(os.path.join(SEEDS, "*.txt"))):
-        lines = open(path, encoding="utf-8").read().splitlines()
-        for i, line in enumerate(lines):
-            if re.fullmatch(r"\s*\([^ ]*\):\([^ ]*\)\s*", line) and i + 2 < len(lines) and \
-                    lines[i + 2].strip().startswith("+--"):
-                j = i + 1
-                block = []
-                while j < len(lines) and (lines[j].strip().startswith(("+", "|")) or
-                                          re.match(r"^\s*\d+\s+(\||\d)", lines[j]) or j == i + 1):
-                    block.append(lines[j])
-                    j += 1
-                out.append(pytest.param(line.strip(), block, id=f"{os.path.basename(path)}:{i + 1}"))
-    return out
+    return [pytest.param(t["layout"], t["table"], id=t["id"]) for t in seed_tables()]
 
 
 TABLES = _seed_tables()

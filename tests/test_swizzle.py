@@ -369,11 +369,8 @@ def test_cute_answers_sample(op: str, args: list[str], expect: str) -> None:
 
 
 def _corpus_dir() -> str | None:
-    here = os.path.dirname(os.path.abspath(__file__))
-    for d in (os.environ.get("CUTE_SYM_CONFORMANCE", ""), os.path.join(here, "..", "..", "shared", "conformance")):
-        if d and os.path.isdir(d):
-            return d
-    return None
+    from corpus import CONFORMANCE
+    return CONFORMANCE
 
 
 def _corpus_sw_cases() -> list[dict[str, Any]]:
