@@ -2,6 +2,7 @@
 
     cute-sym 'logical_divide(_24:_2, _4:_2)'
     cute-sym 'coalesce((16,N):(1,16))' --bind N=4
+    cute-sym --guards 'shape_div(M, _4)'      # assume what cannot be decided, and print it
 
 Arguments are CuTe notation; the call is any cute_sym operation by its CuTe
 name. The result prints in CuTe notation and, for a rank-2 layout whose
@@ -56,6 +57,15 @@ def evaluate_call(expr: str) -> Any:
     return cute_sym.parse(expr)
 
 
+def _text(result: Any) -> str:
+    """CuTe notation for layouts and int tuples; readable formulas for a dynamic integer."""
+    import sympy
+    if isinstance(result, sympy.Basic):
+        from .notation import to_str
+        return to_str(result)
+    return str(result)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     from .layout import Layout
     from .notation import subs
@@ -66,14 +76,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
                     help="a value for a symbol (for the table)")
     ap.add_argument("--no-table", action="store_true", help="print only the CuTe notation")
+    ap.add_argument("--guards", action="store_true",
+                    help="assume each fact that cannot be decided, and print the facts assumed")
     opts = ap.parse_args(argv)
-    try:
-        values = {}
-        for b in opts.bind:
-            k, _, v = b.partition("=")
+    values = {}
+    for b in opts.bind:
+        k, _, v = b.partition("=")
+        try:
             values[k.strip()] = int(v)
-        result = evaluate_call(opts.expr)
-        print(result)
+        except ValueError:
+            ap.error(f"--bind {b!r}: expected NAME=INTEGER")
+    try:
+        if opts.guards:
+            from .decide import collect_guards
+            with collect_guards() as g:
+                result = evaluate_call(opts.expr)
+            print(_text(result))
+            for c in g.conditions:
+                print(f"  if {c}")
+            if values and not g.holds(values):
+                print(f"  (the conditions do not hold for {values})")
+        else:
+            result = evaluate_call(opts.expr)
+            print(_text(result))
         from .swizzle import ComposedLayout
         if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
             print()

@@ -78,3 +78,19 @@ def test_evaluate_call() -> None:
     assert str(evaluate_call("size((_4,_8):(_1,_4))")) == "_32"
     with pytest.raises(cs.LayoutError):
         evaluate_call("_private(_4)")
+
+
+def test_cli_guards_prints_the_assumed_facts(capsys: Any) -> None:
+    assert main(["shape_div(M, _4)"]) == 2                    # undecided without guards
+    assert "M % 4 == 0 or 4 % M == 0" in capsys.readouterr().err
+    assert main(["--guards", "--bind", "M=6", "shape_div(M, _4)"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ceil_div(M,4)"
+    assert out[1].startswith("  if ") and "Mod(M, 4)" in out[1]
+    assert "do not hold" in out[2]                            # 6 is not a multiple of 4, nor 4 of 6
+
+
+def test_cli_rejects_a_bad_binding() -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--bind", "M=x", "size(M)"])
+    assert e.value.code == 2
