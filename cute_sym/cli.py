@@ -92,7 +92,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             with collect_guards() as g:
                 result = evaluate_call(opts.expr)
             print(_text(result))
-            for c in g.conditions:
+            for c in g.describe():
                 print(f"  if {c}")
             if values and not g.holds(values):
                 print(f"  (the conditions do not hold for {values})")

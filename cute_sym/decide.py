@@ -994,7 +994,7 @@ class Guards:
     (True, False, False)
     """
 
-    __slots__ = ("_entries", "_keys", "_facts", "_simplified")
+    __slots__ = ("_entries", "_keys", "_facts", "_simplified", "_kept")
 
     def __init__(self) -> None:
         # each entry is a disjunction of alternatives (most often just one)
@@ -1002,6 +1002,7 @@ class Guards:
         self._keys: set[tuple[Any, ...]] = set()
         self._facts: tuple[Fact, ...] = ()
         self._simplified: Optional[list[sympy.Basic]] = None
+        self._kept: list[int] = []      # the entries behind the conditions
 
     @property
     def conditions(self) -> list[sympy.Basic]:
@@ -1023,6 +1024,7 @@ class Guards:
                 if any(_implied(rel, a, b, facts) for rel, a, b in self._entries[i]):
                     kept.remove(i)
         out: list[sympy.Basic] = []
+        self._kept = []
         for i in kept:
             alts = [_relation(*alt) for alt in self._entries[i]]
             if any(c is sympy.true for c in alts):
@@ -1031,6 +1033,7 @@ class Guards:
             if c in out:
                 continue
             out.append(c)
+            self._kept.append(i)
         return out
 
     def _record(self, alts: Sequence[tuple[Rel, IntLike, IntLike]]) -> None:
@@ -1050,6 +1053,27 @@ class Guards:
         Evaluated exactly with Python integers and fractions, without sympy.
         """
         return all(any(_holds(rel, a, b, values) for rel, a, b in entry) for entry in self._entries)
+
+    def describe(self) -> list[str]:
+        """The conditions as a person writes them, one line each (as in error messages).
+
+        >>> M = Dyn("M")
+        >>> with collect_guards() as g:
+        ...     _ = require_any([("|", 4, M), ("|", M, 4)]), require("<", M, 100, assume=False)
+        >>> g.describe()
+        ['M % 4 == 0 or 4 % M == 0', 'M >= 100']
+        """
+        self.conditions     # computes which entries are kept
+        out: list[str] = []
+        for i in self._kept:
+            text = " or ".join(fact_text(*alt) if alt[0] != "!|" else f"{_text(alt[2])} % {_text(alt[1])} != 0"
+                               for alt in self._entries[i])
+            if text not in out:
+                out.append(text)
+        return out
+
+    def __str__(self) -> str:
+        return "; ".join(self.describe()) or "(no conditions)"
 
     def __repr__(self) -> str:
         return f"Guards({self.conditions!r})"
