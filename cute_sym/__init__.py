@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools as _functools
 from typing import Any as _Any, Callable as _Callable, TypeVar as _TypeVar
 
+from sympy import SympifyError as _SympifyError
+
 from .errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
@@ -23,23 +25,46 @@ from . import algebra as _alg
 from . import coords as _coords
 from .layout import Layout, LayoutLeft, LayoutRight, make_layout
 from .swizzle import ComposedLayout, Swizzle
-from .notation import parse, subs, to_str
-from .render import layout_table, print_layout
-from .expr import index_expr, coord_expr, FloorDiv
+from .notation import parse, subs as _subs, to_str as _to_str
+from .render import layout_table as _layout_table, print_layout as _print_layout
+from .expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
 from .integers import IMod
-from .codegen import emit
-from .evaluate import evaluate
+from .codegen import emit as _emit
+from .evaluate import evaluate as _evaluate
 
 __version__ = "0.1.0"
 
 _F = _TypeVar("_F", bound=_Callable[..., _Any])
 
 
+# What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
+_MISUSE = (AttributeError, TypeError, ZeroDivisionError, RecursionError, IndexError, KeyError, _SympifyError)
+
+
+def _misuse(f: _Callable[..., _Any], args: tuple[_Any, ...], e: BaseException) -> LayoutError:
+    shown = ", ".join(str(a) if isinstance(a, (int, tuple, Layout)) else type(a).__name__ for a in args)
+    return LayoutError(f"{f.__name__}({shown}): invalid arguments ({type(e).__name__}: {e})")
+
+
 def _public(f: _F) -> _F:
-    """User-facing entry: plain ints/tuples in, CuTe-printing ints/tuples out."""
+    """User-facing entry: plain ints/tuples in, CuTe-printing ints/tuples out; a misuse is a LayoutError."""
     @_functools.wraps(f)
     def entry(*args: _Any, **kw: _Any) -> _Any:
-        return _wrap(f(*[_unwrap(a) for a in args], **kw))
+        try:
+            return _wrap(f(*[_unwrap(a) for a in args], **kw))
+        except _MISUSE as e:
+            raise _misuse(f, args, e) from e
+    return entry  # type: ignore[return-value]
+
+
+def _checked(f: _F) -> _F:
+    """A misuse (a wrong kind of argument) is a LayoutError, not an error from deep inside."""
+    @_functools.wraps(f)
+    def entry(*args: _Any, **kw: _Any) -> _Any:
+        try:
+            return f(*args, **kw)
+        except _MISUSE as e:
+            raise _misuse(f, args, e) from e
     return entry  # type: ignore[return-value]
 
 
@@ -66,42 +91,51 @@ rank = _public(_lay.rank)
 depth = _public(_lay.depth)
 flatten = _public(_lay.flatten)
 make_ordered_layout = _public(_lay.make_ordered_layout)
-make_layout_like = _lay.make_layout_like
-append = _lay.append
-prepend = _lay.prepend
-group = _lay.group
-select = _lay.select
-take = _lay.take
-get = _lay.get
+make_layout_like = _checked(_lay.make_layout_like)
+append = _checked(_lay.append)
+prepend = _checked(_lay.prepend)
+group = _checked(_lay.group)
+select = _checked(_lay.select)
+take = _checked(_lay.take)
+get = _checked(_lay.get)
 slice_ = _public(_lay.slice_)
 dice = _public(_lay.dice)
 slice_and_offset = _public(_lay.slice_and_offset)
-filter_zeros = _lay.filter_zeros
+filter_zeros = _checked(_lay.filter_zeros)
 
 # algebra
-coalesce = _alg.coalesce
-filter = _alg.filter
-composition = _alg.composition
-complement = _alg.complement
-right_inverse = _alg.right_inverse
-left_inverse = _alg.left_inverse
-logical_divide = _alg.logical_divide
-zipped_divide = _alg.zipped_divide
-tiled_divide = _alg.tiled_divide
-flat_divide = _alg.flat_divide
-logical_product = _alg.logical_product
-zipped_product = _alg.zipped_product
-tiled_product = _alg.tiled_product
-flat_product = _alg.flat_product
-blocked_product = _alg.blocked_product
-raked_product = _alg.raked_product
-tile_to_shape = _alg.tile_to_shape
-max_common_layout = _alg.max_common_layout
+coalesce = _checked(_alg.coalesce)
+filter = _checked(_alg.filter)
+composition = _checked(_alg.composition)
+complement = _checked(_alg.complement)
+right_inverse = _checked(_alg.right_inverse)
+left_inverse = _checked(_alg.left_inverse)
+logical_divide = _checked(_alg.logical_divide)
+zipped_divide = _checked(_alg.zipped_divide)
+tiled_divide = _checked(_alg.tiled_divide)
+flat_divide = _checked(_alg.flat_divide)
+logical_product = _checked(_alg.logical_product)
+zipped_product = _checked(_alg.zipped_product)
+tiled_product = _checked(_alg.tiled_product)
+flat_product = _checked(_alg.flat_product)
+blocked_product = _checked(_alg.blocked_product)
+raked_product = _checked(_alg.raked_product)
+tile_to_shape = _checked(_alg.tile_to_shape)
+max_common_layout = _checked(_alg.max_common_layout)
 max_common_vector = _public(_alg.max_common_vector)
-nullspace = _alg.nullspace
-upcast = _alg.upcast
-downcast = _alg.downcast
-recast_layout = _alg.recast_layout
+nullspace = _checked(_alg.nullspace)
+upcast = _checked(_alg.upcast)
+downcast = _checked(_alg.downcast)
+recast_layout = _checked(_alg.recast_layout)
+
+subs = _checked(_subs)
+to_str = _checked(_to_str)
+layout_table = _checked(_layout_table)
+print_layout = _checked(_print_layout)
+index_expr = _checked(_index_expr)
+coord_expr = _checked(_coord_expr)
+emit = _checked(_emit)
+evaluate = _checked(_evaluate)
 
 __all__ = [
     "DivisibilityError", "InjectivityError", "LayoutError", "NotationError", "RankError", "UndecidableError",

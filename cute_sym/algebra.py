@@ -1020,6 +1020,11 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
         return _composed_dispatch("logical_divide", layout, tiler)
     tt = type(tiler)
     if tt is int:
+        s, d = layout._shape, layout._stride
+        if type(s) is int and type(d) is int and s >= 2 and tiler >= 2 and d != 0:
+            # one static mode s:d by n (the usual tile of a tuple tiler): (n, ceil(s/n)):(d, n*d)
+            q = -(-s // tiler)
+            return _mk((tiler, 1), (d, 0)) if q == 1 else _mk((tiler, q), (d, tiler * d))
         tiler = _mk(tiler, 0 if tiler == 1 else 1)
     elif tt is not Layout:
         tiler = unwrap(tiler)

@@ -727,3 +727,18 @@ def test_cast_arguments_are_checked() -> None:
                 lambda: cs.recast_layout(16, 8, L), lambda: cs.recast_layout(L, 16, -8)]:
         with pytest.raises(cs.LayoutError):
             bad()
+
+
+def test_logical_divide_one_mode_by_an_integer_sweep() -> None:
+    """The fast path for one static mode divided by an integer (the tile of a tuple tiler)
+    agrees with the general construction and with the post-condition."""
+    from cute_sym.algebra import _complement, _composition_cute
+    for s in range(2, 25):
+        for d in (-3, -1, 1, 2, 5):
+            for n in range(2, 30):
+                A = make_layout(s, d)
+                R = cs.logical_divide(A, n)
+                T = make_layout(n, 1)
+                general = _composition_cute(A, make_layout(T, _complement(T, s)))
+                assert str(R) == str(general), (s, d, n)
+                check_logical_divide(A, T, R)

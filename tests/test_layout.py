@@ -168,3 +168,16 @@ def test_parsed_and_list_coordinates_are_coordinates() -> None:
     L = cs.parse("(_4,_8):(_8,_1)")
     for c in [cs.parse("(_1,_2)"), [1, 2], (1, 2)]:
         assert L(c) == L(1, 2) == 10
+
+
+@pytest.mark.parametrize("call", [
+    lambda: cs.filter(cs.parse("_4")),                                    # an int where a layout goes
+    lambda: cs.shape_div(cs.parse("(_4,_8):(_1,_4)"), cs.parse("_2")),   # a layout where an int tuple goes
+    lambda: cs.max_common_vector(cs.parse("_4:_1"), cs.parse("Sw<2,3,3>")),
+    lambda: cs.composition(cs.parse("(_2,_0):(_0,_1)"), cs.parse("(_2,_0):(_0,_1)")),   # a zero extent
+    lambda: cs.index_expr("not a layout"),
+])
+def test_misuse_is_a_layout_error(call: Any) -> None:
+    with pytest.raises(cs.LayoutError) as e:      # never AttributeError/TypeError/RecursionError ...
+        call()
+    assert isinstance(e.value, ValueError) and str(e.value)
