@@ -3,9 +3,6 @@ layouts and hypothesis properties, all judged by the post-conditions in
 ``tests/postconditions.py``; symbolic results are checked by substitution."""
 from __future__ import annotations
 
-import glob
-import json
-import os
 from typing import Any
 
 import pytest
@@ -23,7 +20,7 @@ from postconditions import (
     check_zipped_product, image, is_injective, nsize, same_function, small_layouts, to_static,
 )
 
-from corpus import CONFORMANCE  # noqa: E402
+from corpus import cases, swizzled  # noqa: E402
 
 
 # ================================================================ examples
@@ -281,16 +278,8 @@ def test_error_types() -> None:
 
 
 def _error_cases() -> list[Any]:
-    out = []
-    for path in sorted(glob.glob(os.path.join(CONFORMANCE, "*.jsonl"))):
-        if "unsupported" in path:
-            continue
-        with open(path) as fh:
-            for line in fh:
-                c = json.loads(line)
-                if isinstance(c["expect"], dict) and "error" in c["expect"] and not any("Sw<" in a for a in c["args"]):
-                    out.append(pytest.param(c, id=c["id"]))
-    return out
+    return [pytest.param(c, id=c["id"]) for c in cases(
+        where=lambda c: isinstance(c["expect"], dict) and "error" in c["expect"] and not swizzled(c))]
 
 
 ERROR_CASES = _error_cases()

@@ -1,8 +1,6 @@
 """Int tuples with CuTe's semantics (issue 2, item 4)."""
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
 import pytest
@@ -13,7 +11,7 @@ from cute_sym import Dyn, parse
 
 from postconditions import check_ceil_div, check_flatten_unflatten, check_idx2crd_crd2idx, check_shape_div, plain, to_static
 
-from corpus import CONFORMANCE  # noqa: E402
+from corpus import cases  # noqa: E402
 
 
 def test_structure() -> None:
@@ -142,16 +140,7 @@ def test_prop_symbolic_idx2crd_equals_static(shape: Any, data: Any) -> None:
 
 # ---------------------------------------------------------------- conformance (static and error cases)
 def _cases(op: str) -> list[Any]:
-    path = os.path.join(CONFORMANCE, f"{op}.jsonl")
-    if not os.path.exists(path):
-        return []
-    out = []
-    with open(path) as fh:
-        for line in fh:
-            c = json.loads(line)
-            if "bind" not in c:
-                out.append(pytest.param(c, id=c["id"]))
-    return out
+    return [pytest.param(c, id=c["id"]) for c in cases(op, where=lambda c: "bind" not in c)]
 
 
 @pytest.mark.parametrize("case", _cases("shape_div") + _cases("ceil_div") + _cases("idx2crd") + _cases("crd2idx"))

@@ -1,8 +1,6 @@
 """Layout (issue 2, item 5): construction, queries, calls, slicing, mode manipulation."""
 from __future__ import annotations
 
-import json
-import os
 from typing import Any
 
 import pytest
@@ -13,7 +11,7 @@ from cute_sym import Dyn, Int, Layout, LayoutRight, make_layout, parse
 
 from postconditions import check_compact, f, image, nsize, plain, same_function, to_static
 
-from corpus import CONFORMANCE  # noqa: E402
+from corpus import cases, swizzled  # noqa: E402
 
 
 def test_make_layout_defaults_and_majors() -> None:
@@ -133,17 +131,7 @@ def test_prop_layout_left_right_compact(shape: list[int]) -> None:
 
 
 def _static_cases(*ops: str) -> list[Any]:
-    out = []
-    for op in ops:
-        path = os.path.join(CONFORMANCE, f"{op}.jsonl")
-        if not os.path.exists(path):
-            continue
-        with open(path) as fh:
-            for line in fh:
-                c = json.loads(line)
-                if "bind" not in c and not any("Sw<" in a for a in c["args"]):
-                    out.append(pytest.param(c, id=c["id"]))
-    return out
+    return [pytest.param(c, id=c["id"]) for c in cases(*ops, where=lambda c: "bind" not in c and not swizzled(c))]
 
 
 @pytest.mark.parametrize("case", _static_cases("size", "cosize", "rank", "depth", "flatten", "make_ordered_layout"))

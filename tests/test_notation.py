@@ -1,9 +1,6 @@
 """CuTe notation (issue 2, item 6): parse, print, subs."""
 from __future__ import annotations
 
-import glob
-import json
-import os
 from typing import Any
 
 import pytest
@@ -14,21 +11,11 @@ from cute_sym import Dyn, Layout, parse
 
 from postconditions import image, plain, to_static
 
-from corpus import CONFORMANCE  # noqa: E402
+from corpus import cases  # noqa: E402
 
 
 def _static_arg_strings() -> list[str]:
-    out: set[str] = set()
-    for path in glob.glob(os.path.join(CONFORMANCE, "*.jsonl")):
-        with open(path) as fh:
-            for line in fh:
-                c = json.loads(line)
-                if "bind" in c:
-                    continue
-                for a in c["args"]:
-                    if "Sw<" not in a:
-                        out.add(a)
-    return sorted(out)
+    return sorted({a for c in cases(where=lambda c: "bind" not in c) for a in c["args"] if "Sw<" not in a})
 
 
 ARGS = _static_arg_strings()

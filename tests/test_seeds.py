@@ -4,9 +4,6 @@ lists where a seed text shows an older answer), each also checked by its
 post-condition; and the seeds' print_layout tables."""
 from __future__ import annotations
 
-import glob
-import json
-import os
 import re
 from typing import Any
 
@@ -18,20 +15,13 @@ from cute_sym.render import layout_table
 
 import postconditions as pc
 
-from corpus import CONFORMANCE, seed_tables
+from corpus import cases, seed_tables
 
 
 def _cases() -> list[Any]:
-    out = []
-    for path in sorted(glob.glob(os.path.join(CONFORMANCE, "*.jsonl"))):
-        with open(path) as fh:
-            for line in fh:
-                c = json.loads(line)
-                if c.get("source") in ("seeds", "cute-docs"):
-                    marks = [pytest.mark.xfail(strict=False, reason="known gap: blocked/raked product nesting")] \
-                        if c["id"] in GAPS else []
-                    out.append(pytest.param(c, id=c["id"], marks=marks))
-    return out
+    return [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=False, reason="known gap")]
+                         if c["id"] in GAPS else [])
+            for c in cases(where=lambda c: c.get("source") in ("seeds", "cute-docs"))]
 
 
 # known gaps being fixed by others (blocked/raked product nesting)

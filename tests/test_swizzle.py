@@ -2,10 +2,7 @@
 ``Sw<B,M,S>``, and CuTe's own answers for every conformance case holding ``Sw<``."""
 from __future__ import annotations
 
-import glob
 import itertools
-import json
-import os
 from typing import Any, Iterator
 
 import pytest
@@ -368,24 +365,9 @@ def test_cute_answers_sample(op: str, args: list[str], expect: str) -> None:
     assert str(getattr(cs, op)(*[parse(a) for a in args])) == expect
 
 
-def _corpus_dir() -> str | None:
-    from corpus import CONFORMANCE
-    return CONFORMANCE
-
-
 def _corpus_sw_cases() -> list[dict[str, Any]]:
-    d = _corpus_dir()
-    if d is None:
-        return []
-    out = []
-    for path in sorted(glob.glob(os.path.join(d, "*.jsonl"))):
-        if os.path.basename(path).startswith("cute-dynamic-unsupported"):
-            continue
-        with open(path) as f:
-            for line in f:
-                if "Sw<" in line:
-                    out.append(json.loads(line))
-    return out
+    from corpus import cases, swizzled
+    return cases(where=swizzled)
 
 
 _SW_CASES = _corpus_sw_cases()
