@@ -1,15 +1,16 @@
 """Static and dynamic integers: the leaves of every shape, stride and coordinate.
 
 * A **static** integer is a plain Python ``int``; ``Int[4]`` spells one the way
-  CuTe spells ``Int<4>{}`` and prints as ``_4``. Arithmetic on static integers
-  is plain ``int`` arithmetic: no sympy object is ever created for them.
+  CuTe spells ``Int<4>{}`` and prints as ``_4`` (a :class:`StaticInt`, the
+  ``int`` subclass every static result of the API is). Arithmetic on static
+  integers is plain ``int`` arithmetic: no sympy object is ever created for them.
 * A **dynamic** integer is a sympy expression over integer symbols made by
   :func:`Dyn` (``Dyn("M")`` is a positive integer unless told otherwise).
   A sympy ``Integer`` is a dynamic integer whose run-time value happens to be
   known; it prints without the underscore, as CuTe prints run-time values.
 
->>> Int[4] * Int[8]
-32
+>>> Int[4], Int[4] * Int[8]
+(_4, 32)
 >>> M = Dyn("M")
 >>> Int[4] * M
 4*M
@@ -18,7 +19,8 @@
 """
 from __future__ import annotations
 
-from typing import Any, Final, Optional, Union
+import re
+from typing import Any, Final, Optional, Protocol, Union
 
 import sympy
 from sympy.printing.precedence import PRECEDENCE
@@ -28,6 +30,9 @@ from .errors import LayoutError
 
 __all__ = [
     "IntLike",
+    "DynInt",
+    "UserInt",
+    "StaticInt",
     "Int",
     "Dyn",
     "DynSymbol",
@@ -38,19 +43,68 @@ __all__ = [
     "IMod",
 ]
 
-#: A static ``int`` or a dynamic sympy integer expression.
+class DynInt(Protocol):
+    """A dynamic integer as user code sees it: a sympy integer expression.
+
+    The project's own type for what :func:`Dyn` and formulas return, so that a
+    user's ``mypy --strict`` needs no stubs for sympy. At run time the values
+    are sympy expressions.
+    """
+
+    def __add__(self, other: "IntLike") -> "DynInt": ...
+    def __radd__(self, other: "IntLike") -> "DynInt": ...
+    def __sub__(self, other: "IntLike") -> "DynInt": ...
+    def __rsub__(self, other: "IntLike") -> "DynInt": ...
+    def __mul__(self, other: "IntLike") -> "DynInt": ...
+    def __rmul__(self, other: "IntLike") -> "DynInt": ...
+    def __floordiv__(self, other: "IntLike") -> "DynInt": ...
+    def __rfloordiv__(self, other: "IntLike") -> "DynInt": ...
+    def __mod__(self, other: "IntLike") -> "DynInt": ...
+    def __rmod__(self, other: "IntLike") -> "DynInt": ...
+    def __neg__(self) -> "DynInt": ...
+    def __int__(self) -> int: ...
+    def __getattr__(self, name: str) -> Any: ...    # the rest of sympy's Expr
+
+
+#: A static ``int`` or a dynamic sympy integer expression (inside the package).
 IntLike: TypeAlias = Union[int, sympy.Expr]
 
+#: The same as user code sees it (``cute_sym.IntLike``): no sympy type in it.
+UserInt: TypeAlias = Union[int, DynInt]
 
-class _StaticIntFactory:
-    """``Int[N]`` is the static integer ``N`` (CuTe's ``Int<N>{}``)."""
+
+class StaticInt(int):
+    """A static integer as returned to users: an ``int`` that prints as CuTe does (``_4``).
+
+    @post equal to (and hashing as) the plain ``int``; only ``str``/``repr``
+          differ. Arithmetic on it gives plain ``int`` s.
+
+    >>> StaticInt(4), StaticInt(4) == 4, type(StaticInt(4) + 1).__name__
+    (_4, True, 'int')
+    """
 
     __slots__ = ()
 
-    def __getitem__(self, value: int) -> int:
-        if type(value) is not int:
+    def __str__(self) -> str:
+        return f"_{int(self)}"
+
+    def __repr__(self) -> str:
+        return f"_{int(self)}"
+
+
+class _StaticIntFactory:
+    """``Int[N]`` is the static integer ``N`` (CuTe's ``Int<N>{}``), printed ``_N``.
+
+    >>> Int[4], str(Int[-1]), Int[4] + 1
+    (_4, '_-1', 5)
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, value: int) -> StaticInt:
+        if not isinstance(value, int) or isinstance(value, bool):
             raise LayoutError(f"Int[...] takes a Python int, got {value!r}")
-        return value
+        return StaticInt(value)
 
     def __repr__(self) -> str:
         return "Int"
@@ -101,14 +155,16 @@ class DynSymbol(sympy.Symbol):  # type: ignore[misc]
 
 
 def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
-        max: Optional[int] = None, sign: str = "positive") -> sympy.Symbol:
+        max: Optional[int] = None, sign: str = "positive") -> DynInt:
     """A dynamic (run-time) integer symbol.
 
     ``sign`` is ``"positive"`` (the default: an extent), ``"nonnegative"`` (a
     coordinate) or ``"any"`` (a stride). ``divisible_by``, ``min`` and ``max``
     are facts the decision procedure may use.
 
-    @pre ``divisible_by >= 1``; ``min <= max`` when both are given.
+    @pre ``name`` is an identifier CuTe notation reads back (a letter, then
+         letters, digits, ``_``; not ``o``, which joins composed layouts);
+         ``divisible_by >= 1``; ``min <= max`` when both are given.
     @post the result is an integer sympy symbol named ``name``.
 
     >>> M = Dyn("M", divisible_by=16)
@@ -117,7 +173,12 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
     >>> Dyn("d", sign="any").is_positive is None
     True
     """
-    if type(divisible_by) is not int or divisible_by < 1:
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or name == "o":
+        raise LayoutError(f"Dyn: the name must be a letter then letters, digits or '_' (not 'o'), got {name!r}")
+    for what, v in (("min", min), ("max", max)):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise LayoutError(f"Dyn: {what} must be an int, got {v!r}")
+    if not isinstance(divisible_by, int) or isinstance(divisible_by, bool) or divisible_by < 1:
         raise LayoutError(f"Dyn: divisible_by must be a positive int, got {divisible_by!r}")
     if min is not None and max is not None and min > max:
         raise LayoutError(f"Dyn: empty range min={min} > max={max}")
@@ -134,8 +195,11 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
     else:
         raise LayoutError(f"Dyn: sign must be 'positive', 'nonnegative' or 'any', got {sign!r}")
     if divisible_by == 1 and min is None and max is None:
-        return sympy.Symbol(name, **assumptions)
-    return DynSymbol(name, divisible_by, lo, max, **assumptions)
+        return sympy.Symbol(name, **assumptions)  # type: ignore[no-any-return]
+    return DynSymbol(name, int(divisible_by), lo, max, **assumptions)
+
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 class IMod(sympy.Function):  # type: ignore[misc]

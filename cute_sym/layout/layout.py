@@ -21,7 +21,7 @@ from typing_extensions import TypeAlias
 
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import (
-    IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, iter_leaves, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
+    IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, iter_leaves, leaf_str, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
     unwrap,
 )
 from ..core.integers import IntLike, as_int_like
@@ -44,6 +44,7 @@ __all__ = [
     "depth",
     "shape",
     "stride",
+    "get_path",
     "slice_",
     "is_layout",
     "Tiler",
@@ -65,10 +66,21 @@ LayoutLeft = _Major(False)
 LayoutRight = _Major(True)
 
 
-def _check_tuple(t: Any, what: str) -> IntTuple:
+#: Deepest nesting a user-built shape, stride or notation may have (CuTe's are a few levels
+#: deep); past it the recursive algebra would exhaust Python's stack.
+MAX_NESTING = 100
+
+
+def _check_tuple(t: Any, what: str, level: int = 0) -> IntTuple:
+    """A user's shape/stride as an IntTuple: integer leaves, extents not negative, bounded nesting."""
     if isinstance(t, (tuple, list)):
-        return tuple(_check_tuple(e, what) for e in t)
-    return as_int_like(t, what)
+        if level >= MAX_NESTING:
+            raise LayoutError(f"{what} nests deeper than {MAX_NESTING} levels")
+        return tuple(_check_tuple(e, what, level + 1) for e in t)
+    x = as_int_like(t, what)
+    if what == "shape" and (x < 0 if isinstance(x, int) else x.is_negative is True):
+        raise LayoutError(f"shape extents must not be negative, got {leaf_str(x)}")
+    return x
 
 
 class Layout:
@@ -138,15 +150,26 @@ class Layout:
         return all(type(x) is int for x in iter_leaves(self._shape)) and all(
             type(x) is int for x in iter_leaves(self._stride))
 
+    @overload
+    def __call__(self, *coord: Coord) -> IntLike: ...
+    @overload
+    def __call__(self, *coord: SliceCoord) -> "Layout": ...
+
     def __call__(self, *coord: Any) -> Any:
         c: Any = coord[0] if len(coord) == 1 else coord
         if type(c) is not int:
             c = unwrap(c)       # a parsed Tup, a list, a numpy integer ...
         if _has_underscore(c):
             return slice_(c, self)
-        return crd2idx(c, self._shape, self._stride)
+        try:
+            return crd2idx(c, self._shape, self._stride)
+        except (TypeError, AttributeError):
+            raise LayoutError(f"a coordinate is an integer or a tuple of them, got {c!r}") from None
 
     def __getitem__(self, k: Union[int, tuple[int, ...]]) -> "Layout":
+        if not isinstance(k, int) or isinstance(k, bool):
+            if type(k) is not tuple:
+                raise RankError(f"a mode index is an int or a tuple of ints, got {k!r}")
         if type(k) is tuple:
             out = self
             for i in k:
@@ -197,6 +220,9 @@ def _mk(shape: IntTuple, stride: IntTuple) -> Layout:
 
 
 Tiler: TypeAlias = Union[Layout, IntTuple, Underscore, tuple[Any, ...]]
+#: A natural or 1-D coordinate; with ``_`` in it, a slice.
+Coord: TypeAlias = Union[IntLike, tuple["Coord", ...]]
+SliceCoord: TypeAlias = Union[IntLike, Underscore, tuple["SliceCoord", ...]]
 
 
 def is_layout(x: object) -> bool:
@@ -224,7 +250,8 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     * ``make_layout(shape)``: compact column-major (``LayoutLeft``).
     * ``make_layout(shape, LayoutRight)``: compact row-major.
     * ``make_layout(shape, stride)``: the given strides (congruent to ``shape``).
-    * ``make_layout(L0, L1, ...)``: the layout whose modes are ``L0, L1, ...``.
+    * ``make_layout(L0, L1, ...)`` or ``make_layout((L0, L1, ...))``: the layout
+      whose modes are ``L0, L1, ...`` (a nested tuple of layouts nests the modes).
 
     @post ``congruent(result.shape, result.stride)``.
 
@@ -234,14 +261,18 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     (_2,_3):(_3,_1)
     >>> print(make_layout(make_layout(4, 2), make_layout(3, 8)))
     (_4,_3):(_2,_8)
+    >>> print(make_layout((make_layout(4, 2), make_layout(3, 8))))
+    (_4,_3):(_2,_8)
     """
     stride = kw.pop("stride", None)
     if kw:
         raise LayoutError(f"make_layout: unexpected arguments {sorted(kw)}")
-    if args and all(isinstance(a, Layout) for a in args):
+    if len(args) == 1 and stride is None and _is_layout_tuple(args[0]):
+        args = tuple(args[0])     # make_layout((L0, L1)) is make_layout(L0, L1)
+    if args and all(isinstance(a, Layout) or _is_layout_tuple(a) for a in args):
         if stride is not None:
             raise LayoutError("make_layout: a stride cannot follow layouts")
-        return Layout._make(tuple(a._shape for a in args), tuple(a._stride for a in args))
+        return Layout._make(tuple(_join(a, "_shape") for a in args), tuple(_join(a, "_stride") for a in args))
     if len(args) == 2 and stride is None:
         stride = args[1]
         args = args[:1]
@@ -251,6 +282,16 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     if isinstance(stride, _Major):
         return Layout._make(shape, compact_major(shape, 1, stride.row))
     return Layout(shape, stride)
+
+
+def _is_layout_tuple(x: Any) -> bool:
+    """A non-empty (nested) tuple whose leaves are all layouts."""
+    return isinstance(x, (tuple, list)) and len(x) > 0 and all(
+        isinstance(e, Layout) or _is_layout_tuple(e) for e in x)
+
+
+def _join(x: Any, part: str) -> IntTuple:
+    return getattr(x, part) if isinstance(x, Layout) else tuple(_join(e, part) for e in x)
 
 
 def make_identity_layout(shape: Any) -> Layout:
@@ -329,64 +370,112 @@ def make_layout_like(layout: Layout) -> Layout:
 
 
 # ---------------------------------------------------------------- queries
-def shape(x: Any) -> Any:
-    return x.shape if isinstance(x, Layout) else x
+def get_path(x: Any, idx: tuple[Any, ...], what: str = "get") -> Any:
+    """``get<I...>(x)``: mode ``I0`` of ``x``, then mode ``I1`` of that, ... (layouts and IntTuples).
+
+    @pre every index is an ``int`` in range for the mode it indexes (an integer
+         has the one mode 0, itself, as in CuTe).
+    @post ``get_path(x, ()) is x``.
+    """
+    out = x
+    for i in idx:
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise RankError(f"{what}: a mode index is an int, got {i!r}")
+        if isinstance(out, tuple):
+            if not -len(out) <= i < len(out):
+                raise RankError(f"{what}: mode {i} out of range for rank {len(out)}")
+            out = out[i]
+        elif isinstance(out, Layout) or hasattr(out, "_domain"):
+            out = out[i]
+        elif i in (0, -1):
+            pass                # get<0> of an integer is the integer
+        else:
+            raise RankError(f"{what}: mode {i} out of range for an integer (rank 1)")
+    return out
 
 
-def stride(x: Layout) -> IntTuple:
-    return x.stride
+def shape(x: Any, *idx: int) -> IntTuple:
+    """The shape of a layout (of its mode ``idx...``), or the IntTuple ``x`` (its element ``idx...``).
+
+    @post ``shape(L, i, j) == get(shape(L), i, j)`` (CuTe's ``shape<i,j>(L)``).
+
+    >>> L = make_layout((4, (2, 3)))
+    >>> shape(L), shape(L, 1), shape(L, 1, 0)
+    ((4, (2, 3)), (2, 3), 2)
+    """
+    x = get_path(x, idx, "shape")
+    return x.shape if isinstance(x, Layout) or hasattr(x, "_domain") else x
 
 
-def size(x: Any) -> IntLike:
-    """Number of elements: product of the shape of a layout, or of an IntTuple.
+def stride(x: Layout, *idx: int) -> IntTuple:
+    """The stride of a layout (of its mode ``idx...``; CuTe's ``stride<I...>(L)``).
+
+    >>> stride(make_layout((4, (2, 3))), 1)
+    (4, 8)
+    """
+    y = get_path(x, idx, "stride")
+    if not isinstance(y, Layout):
+        raise LayoutError(f"stride takes a Layout, got {type(x).__name__}")
+    return y.stride
+
+
+def size(x: Any, *idx: int) -> IntLike:
+    """Number of elements: product of the shape of a layout (of its mode ``idx...``), or of an IntTuple.
 
     @post ``size(layout) == product(shape(layout))``, the size of the domain;
+          ``size(L, i, j) == size(get(L, i, j))`` (CuTe's ``size<i,j>(L)``);
           static when every extent is static.
 
-    >>> size(make_layout((4, (2, 3)))), size((4, 5))
-    (24, 20)
+    >>> size(make_layout((4, (2, 3)))), size((4, 5)), size(make_layout((4, (2, 3))), 1)
+    (24, 20, 6)
     >>> from cute_sym.core.integers import Dyn
     >>> size(make_layout((Dyn("M"), 4)))
     4*M
     """
+    if idx:
+        x = get_path(x, idx, "size")
     if isinstance(x, Layout):
         return product(x._shape)
     f = getattr(x, "size", None)
     if callable(f):
         return f()
-    return product(x)
+    return product(_check_tuple(x, "IntTuple"))
 
 
-def rank(x: Any) -> int:
-    """Number of top-level modes.
+def rank(x: Any, *idx: int) -> int:
+    """Number of top-level modes (of mode ``idx...``).
 
     @post ``len(shape)`` for a tuple shape, 1 for an integral one.
 
-    >>> rank(make_layout((4, (2, 3)))), rank(7)
-    (2, 1)
+    >>> rank(make_layout((4, (2, 3)))), rank(7), rank(make_layout((4, (2, 3))), 1)
+    (2, 1, 2)
     """
+    if idx:
+        x = get_path(x, idx, "rank")
     if isinstance(x, Layout):
         return tuple_rank(x._shape)
     f = getattr(x, "rank", None)
     if callable(f):
         return f()  # type: ignore[no-any-return]
-    return tuple_rank(x)
+    return tuple_rank(_check_tuple(x, "IntTuple"))
 
 
-def depth(x: Any) -> int:
-    """Nesting depth of the shape (0 for an integral shape).
+def depth(x: Any, *idx: int) -> int:
+    """Nesting depth of the shape (of mode ``idx...``; 0 for an integral shape).
 
     @post 0 for an integer, else ``1 + max`` of the modes' depths.
 
-    >>> depth(make_layout((4, (2, 3)))), depth(7), depth((1, ((2,), 3)))
-    (2, 0, 3)
+    >>> depth(make_layout((4, (2, 3)))), depth(7), depth((1, ((2,), 3))), depth((1, ((2,), 3)), 1)
+    (2, 0, 3, 2)
     """
+    if idx:
+        x = get_path(x, idx, "depth")
     if isinstance(x, Layout):
         return tuple_depth(x._shape)
     f = getattr(x, "depth", None)
     if callable(f):
         return f()  # type: ignore[no-any-return]
-    return tuple_depth(x)
+    return tuple_depth(_check_tuple(x, "IntTuple"))
 
 
 def coshape(layout: Layout) -> IntTuple:
@@ -412,14 +501,17 @@ def coshape(layout: Layout) -> IntTuple:
     return one(layout._shape, layout._stride)
 
 
-def cosize(layout: Any) -> IntLike:
+def cosize(layout: Any, *idx: int) -> IntLike:
     """Smallest ``M`` with ``layout(i) < M`` for every ``i`` in the domain (strides taken by absolute value).
 
-    @post ``cosize == 1 + layout(size - 1)`` for non-negative strides.
+    @post ``cosize == 1 + layout(size - 1)`` for non-negative strides;
+          ``cosize(L, i) == cosize(get(L, i))`` (CuTe's ``cosize<i>(L)``).
 
-    >>> cosize(make_layout((4, 8), (1, 8))), cosize(make_layout((2, 3), (0, 2)))
-    (60, 5)
+    >>> cosize(make_layout((4, 8), (1, 8))), cosize(make_layout((2, 3), (0, 2))), cosize(make_layout((4, 8), (1, 8)), 1)
+    (60, 5, 57)
     """
+    if idx:
+        layout = get_path(layout, idx, "cosize")
     if not isinstance(layout, Layout):
         f = getattr(layout, "cosize", None)
         if callable(f):
@@ -445,10 +537,18 @@ def _slice_t(c: Any, t: Any) -> Any:
                 out.extend(_slice_t(ci, ti))
             elif ci is _:
                 out.append(ti)
+            else:
+                _check_coord_leaf(ci)
         return tuple(out)
     if c is _:
         return t
+    _check_coord_leaf(c)
     return ()
+
+
+def _check_coord_leaf(c: Any) -> None:
+    if not (isinstance(c, int) and not isinstance(c, bool) or isinstance(c, sympy.Expr)):
+        raise LayoutError(f"slice: a coordinate holds integers and _, got {c!r}")
 
 
 

@@ -1,7 +1,7 @@
 """Modes of a layout: get, select, take, group, append, prepend, flatten, dice, slice_and_offset, filter_zeros."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, overload
 
 
 from ..core import decide
@@ -11,7 +11,8 @@ from ..core.int_tuple import (
     fmt, is_int, unflatten as tuple_unflatten,
 )
 from ..core.integers import IntLike
-from .layout import Layout, make_layout, rank, slice_
+from ..core.int_tuple import IntTuple
+from .layout import Layout, get_path, make_layout, rank, slice_
 
 __all__ = [
     "get",
@@ -28,20 +29,25 @@ __all__ = [
 ]
 
 
-def get(layout: Layout, *idx: int) -> Layout:
-    """Hierarchical mode access: ``get(L, i, j)`` is ``L[i][j]``.
+@overload
+def get(x: Layout, *idx: int) -> Layout: ...
+@overload
+def get(x: IntTuple, *idx: int) -> IntTuple: ...
 
-    @pre each index is in range for the mode it indexes.
+
+def get(x: Any, *idx: int) -> Any:
+    """Hierarchical mode access (CuTe's ``get<I...>``): ``get(L, i, j)`` is ``L[i][j]``; also on IntTuples.
+
+    @pre each index is an int in range for the mode it indexes (:class:`RankError`).
     @post ``get(L) is L``; ``get(L, i, *rest) == get(L[i], *rest)``.
 
     >>> L = make_layout((2, (3, 5)))
     >>> print(get(L, 1), get(L, 1, 0))
     (_3,_5):(_2,_6) _3:_2
+    >>> get((2, (3, 5)), 1, 0)
+    3
     """
-    out = layout
-    for i in idx:
-        out = out[i]
-    return out
+    return get_path(x, idx)
 
 
 def select(layout: Layout, *modes: int) -> Layout:

@@ -73,9 +73,14 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
 
 
 def cmod(a: IntLike, b: IntLike) -> IntLike:
-    """``a % b`` for a non-negative ``a`` and positive ``b`` (coordinates)."""
+    """``a % b`` for a non-negative ``a`` and positive ``b`` (coordinates); C's
+    remainder (the sign of ``a``) for a static negative ``a``, as CuTe computes ``L(-1)``.
+
+    >>> cmod(7, 4), cmod(-1, 4), cmod(-5, 4)
+    (3, -1, -1)
+    """
     if type(a) is int and type(b) is int:
-        return a % b
+        return a % b if a >= 0 or b <= 0 else -((-a) % b)
     if decide.prove("|", b, a):
         return 0
     if decide.prove("<", a, b) and decide.prove(">=", a, 0):

@@ -6,7 +6,7 @@ from typing import Any, Iterable, Union
 import sympy
 from typing_extensions import TypeAlias
 
-from ..integers import IntLike
+from ..integers import IntLike, StaticInt as StaticInt
 
 
 
@@ -34,25 +34,6 @@ class Underscore:
 
 
 _ = Underscore()
-
-
-class StaticInt(int):
-    """A static integer as returned to users: an ``int`` that prints as CuTe does (``_4``).
-
-    @post equal to (and hashing as) the plain ``int``; only ``str``/``repr``
-          differ. Arithmetic on it gives plain ``int`` s.
-
-    >>> StaticInt(4), StaticInt(4) == 4, type(StaticInt(4) + 1).__name__
-    (_4, True, 'int')
-    """
-
-    __slots__ = ()
-
-    def __str__(self) -> str:
-        return f"_{int(self)}"
-
-    def __repr__(self) -> str:
-        return f"_{int(self)}"
 
 
 class Tup(tuple):  # type: ignore[type-arg]
