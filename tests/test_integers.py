@@ -12,8 +12,8 @@ from cute_sym import Dyn, Int, is_static
 
 
 def test_int_is_a_plain_static_int() -> None:
-    x = Int[4]
-    assert type(x) is int and x == 4 and is_static(x)
+    x = Int[4]      # an int that prints as CuTe prints Int<4>{}: _4
+    assert isinstance(x, int) and x == 4 and is_static(x) and str(x) == repr(x) == "_4"
     assert type(Int[4] * Int[8]) is int and Int[4] * Int[8] == 32
     assert Int[4] + 3 == 7 and is_static(Int[4] + 3)
 
