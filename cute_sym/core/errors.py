@@ -79,15 +79,20 @@ class InjectivityError(LayoutError):
 class NotationError(LayoutError):
     """Text that is not CuTe notation (or not yet supported by the parser).
 
-    @post raised by :func:`cute_sym.parse` on text it cannot read; a :class:`LayoutError`.
+    @post raised by :func:`cute_sym.parse` on text it cannot read; a :class:`LayoutError`;
+          ``column`` is the 0-based position in the text where reading stopped (``None`` if unknown).
 
     >>> from cute_sym import parse
     >>> try:
     ...     parse("(_4,_2")
     ... except NotationError as e:
-    ...     print(e)
-    expected ',' or ')' in '(_4,_2'
+    ...     print(e, e.column)
+    expected ',' or ')' at column 6 in '(_4,_2' 6
     """
+
+    def __init__(self, message: str, column: "int | None" = None) -> None:
+        super().__init__(message)
+        self.column = column
 
 
 class UndecidableError(LayoutError):

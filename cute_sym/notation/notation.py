@@ -26,7 +26,7 @@ import sympy
 from ..core.errors import NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
 from ..core.integers import Dyn, IMod
-from ..layout.layout import Layout
+from ..layout.layout import MAX_NESTING, Layout
 
 __all__ = ["parse", "to_str", "subs"]
 
@@ -37,17 +37,24 @@ _TOKEN = re.compile(
 _FUNCS = ("ceil_div", "min", "max", "abs", "sign", "floor_div")
 
 
-def _tokens(text: str) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
+def _show(text: str, limit: int = 80) -> str:
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
+def _tokens(text: str) -> list[tuple[str, str, int]]:
+    """(kind, text, column) of each token."""
+    out: list[tuple[str, str, int]] = []
     pos = 0
     text = text.rstrip()
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise NotationError(f"cannot read {text!r} at position {pos}: {text[pos:pos + 10]!r}")
+            col = pos + len(text[pos:]) - len(text[pos:].lstrip())
+            raise NotationError(f"cannot read {text[col:col + 10]!r} at column {col} in {_show(text)}", col)
         kind = m.lastgroup
-        assert kind is not None
-        out.append((kind, m.group(kind)))
+        if kind is None:
+            raise NotationError(f"cannot read {text!r} at column {pos}", pos)
+        out.append((kind, m.group(kind), m.start(kind)))
         pos = m.end()
     return out
 
@@ -58,19 +65,33 @@ class _Reader:
         self.toks = _tokens(text)
         self.i = 0
         self.symbols = dict(symbols)
-        self.made: dict[tuple[str, str], sympy.Symbol] = {}
+        self.made: dict[tuple[str, str], Any] = {}
+        self.level = 0
 
     # -- token helpers
-    def peek(self, k: int = 0) -> Optional[tuple[str, str]]:
+    def column(self) -> int:
+        """Where the next token starts (the end of the text after the last)."""
+        return self.toks[self.i][2] if self.i < len(self.toks) else len(self.text.rstrip())
+
+    def fail(self, what: str) -> NotationError:
+        col = self.column()
+        return NotationError(f"{what} at column {col} in {_show(self.text)}", col)
+
+    def peek(self, k: int = 0) -> Optional[tuple[str, str, int]]:
         j = self.i + k
         return self.toks[j] if j < len(self.toks) else None
 
-    def take(self, value: Optional[str] = None) -> tuple[str, str]:
+    def take(self, value: Optional[str] = None) -> tuple[str, str, int]:
         tok = self.peek()
         if tok is None or (value is not None and tok[1] != value):
-            raise NotationError(f"expected {value or 'more'} in {self.text!r} (token {self.i})")
+            raise self.fail(f"expected {value!r}" if value else "unexpected end")
         self.i += 1
         return tok
+
+    def enter(self) -> None:
+        self.level += 1
+        if self.level > MAX_NESTING:
+            raise self.fail(f"nesting deeper than {MAX_NESTING} levels")
 
     def at(self, value: str) -> bool:
         tok = self.peek()
@@ -80,7 +101,7 @@ class _Reader:
     def whole(self) -> Any:
         obj = self.elem("shape")
         if self.peek() is not None:
-            raise NotationError(f"trailing text in {self.text!r}: {self.text_from(self.i)!r}")
+            raise self.fail(f"trailing text {self.text_from(self.i)!r}")
         return obj
 
     def text_from(self, i: int) -> str:
@@ -99,7 +120,7 @@ class _Reader:
 
     def composed(self) -> Any:
         from ..swizzle import ComposedLayout, Swizzle
-        _, text = self.take()
+        text = self.take()[1]
         b, m, s = (int(x) for x in re.findall(r"-?\d+", text))
         sw = Swizzle(b, m, s)
         tok = self.peek()
@@ -109,7 +130,7 @@ class _Reader:
         offset = self.leaf("stride")
         tok = self.peek()
         if tok is None or tok[0] != "o":
-            raise NotationError(f"expected ' o ' after the offset in {self.text!r}")
+            raise self.fail("expected ' o ' after the offset")
         self.take()
         inner = self.elem("shape")
         return ComposedLayout(sw, offset, inner)
@@ -118,14 +139,16 @@ class _Reader:
         if self.at("("):
             start = self.i
             self.take("(")
+            self.enter()
             items: list[Any] = []
             while not self.at(")"):
                 items.append(self.elem(role))
                 if self.at(","):
                     self.take(",")
                 elif not self.at(")"):
-                    raise NotationError(f"expected ',' or ')' in {self.text!r}")
+                    raise self.fail("expected ',' or ')'")
             self.take(")")
+            self.level -= 1
             nxt = self.peek()
             if nxt is not None and nxt[0] == "op" and nxt[1] in ("+", "-", "*", "//", "%", "/"):
                 # a parenthesised formula, not a 1-tuple
@@ -137,7 +160,7 @@ class _Reader:
     def leaf(self, role: str) -> Any:
         tok = self.peek()
         if tok is None:
-            raise NotationError(f"unexpected end of {self.text!r}")
+            raise self.fail("unexpected end")
         if tok[0] == "us":
             self.take()
             return _
@@ -169,21 +192,25 @@ class _Reader:
         return v
 
     def unary(self, role: str) -> Any:
-        if self.at("-"):
+        sign = 1
+        while self.at("-"):
             self.take()
-            return -self.unary(role)
-        return self.atom(role)
+            sign = -sign
+        v = self.atom(role)
+        return -v if sign < 0 else v
 
     def atom(self, role: str) -> Any:
         tok = self.take()
-        kind, val = tok
+        kind, val = tok[0], tok[1]
         if kind == "num":
             return sympy.Integer(int(val))
         if kind == "st":
             return int(val[1:])
         if kind == "op" and val == "(":
+            self.enter()
             v = self.expr(role)
             self.take(")")
+            self.level -= 1
             return v
         if kind == "id":
             if self.at("(") and val in _FUNCS:
@@ -195,7 +222,8 @@ class _Reader:
                 self.take(")")
                 return _call(val, args, self.text)
             return self.symbol(val, role)
-        raise NotationError(f"unexpected {val!r} in {self.text!r}")
+        self.i -= 1
+        raise self.fail(f"unexpected {val!r}")
 
     def symbol(self, name: str, role: str) -> Any:
         if name in self.symbols:
