@@ -3,10 +3,12 @@
     cute-sym 'logical_divide(_24:_2, _4:_2)'
     cute-sym 'coalesce((16,N):(1,16))' --bind N=4
     cute-sym --guards 'shape_div(M, _4)'      # assume what cannot be decided, and print it
+    cute-sym '(_4,_8):(_8,_1)(_,1)'           # a layout called with a coordinate (a slice with _)
 
 Arguments are CuTe notation; the call is any cute_sym operation by its CuTe
-name. The result prints in CuTe notation and, for a rank-2 layout whose
-extents are known, as CuTe's ``print_layout`` table.
+name, or a layout followed by a coordinate. The result prints in CuTe notation
+and, for a rank-2 or rank-1 layout whose extents are known, as CuTe's
+``print_layout`` table (the first rows past TABLE_LIMIT entries; --full for all).
 """
 from __future__ import annotations
 
@@ -16,35 +18,74 @@ from typing import Any, Optional, Sequence
 
 from .core.errors import LayoutError
 
-__all__ = ["main", "evaluate_call"]
+__all__ = ["main", "evaluate_call", "TABLE_LIMIT"]
+
+#: Past this many entries a table shows its first rows and says how many it left out.
+TABLE_LIMIT = 1024
 
 
-def _split_args(text: str) -> list[str]:
-    parts: list[str] = []
-    cur: list[str] = []
+def _split_args(text: str, start: int = 0) -> list[tuple[str, int]]:
+    """The top-level comma-separated parts of ``text``, each with its column (``start`` + offset)."""
+    parts: list[tuple[str, int]] = []
     depth = 0
-    for ch in text:
+    begin = 0
+    for k, ch in enumerate(text + ","):
         if ch in "(<":
             depth += 1
         elif ch in ")>":
             depth -= 1
         if ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
+            piece = text[begin:k]
+            if piece.strip() or k < len(text):
+                lead = len(piece) - len(piece.lstrip())
+                parts.append((piece.strip(), start + begin + lead))
+            begin = k + 1
     return parts
+
+
+def _parse_at(text: str, column: int) -> Any:
+    """``parse(text)``; an error's column is counted in the whole expression."""
+    import cute_sym
+    from .core.errors import NotationError
+    try:
+        return cute_sym.parse(text)
+    except NotationError as e:
+        if e.column is None:
+            raise
+        raise NotationError(str(e), column + e.column) from None
+
+
+def _call_split(expr: str) -> Optional[int]:
+    """Where the trailing ``(...)`` of ``value(...)`` opens, when ``value`` is not an identifier."""
+    if not expr.endswith(")"):
+        return None
+    depth = 0
+    for k in range(len(expr) - 1, -1, -1):
+        if expr[k] == ")":
+            depth += 1
+        elif expr[k] == "(":
+            depth -= 1
+            if depth == 0:
+                head = expr[:k].rstrip()
+                return k if head and (head[-1] == ")" or head[-1].isdigit()) else None
+    return None
 
 
 def evaluate_call(expr: str) -> Any:
     """Evaluate ``op(arg, ...)`` (or a bare notation value) with cute_sym.
 
+    A layout followed by ``(coordinate)`` is the layout called with it: an
+    offset, or with ``_`` in it a slice.
+
+    @post a :class:`~cute_sym.NotationError` has ``column`` counted in ``expr``.
+
     >>> print(evaluate_call("logical_divide(_24:_2, _4:_2)"))
     (_4,(_2,_3)):(_4,(_2,_16))
+    >>> print(evaluate_call("(_4,_8):(_8,_1)(_,_1)"), evaluate_call("(_4,_8):(_8,_1)(_1,_2)"))
+    (_4):(_8) 10
     """
     import cute_sym
+    lead = len(expr) - len(expr.lstrip())
     expr = expr.strip()
     head, sep, rest = expr.partition("(")
     name = head.strip()
@@ -52,33 +93,56 @@ def evaluate_call(expr: str) -> Any:
         fn = getattr(cute_sym, name, None)
         if fn is None or not callable(fn):
             raise LayoutError(f"unknown operation {name!r}")
-        args = [cute_sym.parse(a) for a in _split_args(rest[:-1])]
+        args = [_parse_at(a, lead + len(head) + 1 + col) for a, col in _split_args(rest[:-1])]
         return fn(*args)
-    return cute_sym.parse(expr)
+    k = _call_split(expr)
+    if k is not None:
+        value = _parse_at(expr[:k].rstrip(), lead)
+        if not callable(value):
+            raise LayoutError(f"only a layout can be called with a coordinate, not {value}")
+        return value(*[_parse_at(a, lead + k + 1 + col) for a, col in _split_args(expr[k + 1:-1])])
+    return _parse_at(expr, lead)
 
 
 def _text(result: Any) -> str:
     """CuTe notation for layouts and int tuples; readable formulas for a dynamic integer."""
-    import sympy
-    if isinstance(result, sympy.Basic):
+    if type(result).__module__.startswith("sympy") or hasattr(result, "free_symbols"):
         from .notation.notation import to_str
         return to_str(result)
     return str(result)
 
 
+def _pointer(expr: str, e: LayoutError) -> str:
+    """The expression with a caret under the column of a notation error (empty if none)."""
+    col = getattr(e, "column", None)
+    if col is None or len(expr) > 200:
+        return ""
+    return f"  {expr}\n  {' ' * col}^\n"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     from .layout.layout import Layout
     from .notation.notation import subs
-    from .views.table import layout_table
+    from .views.table import layout_table_capped
     ap = argparse.ArgumentParser(prog="cute-sym", description=__doc__.split("\n")[0] if __doc__ else None)
-    ap.add_argument("expr", nargs="?", default="logical_divide(_24:_2, _4:_2)",
-                    help="a CuTe-notation call such as 'logical_divide(_24:_2, _4:_2)'")
+    ap.add_argument("expr", nargs="?", default=None,
+                    help="a CuTe-notation call such as 'logical_divide(_24:_2, _4:_2)' (the default), "
+                         "a value, or a layout with a coordinate: '(_4,_8):(_8,_1)(_,1)'")
     ap.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
                     help="a value for a symbol (for the table)")
     ap.add_argument("--no-table", action="store_true", help="print only the CuTe notation")
     ap.add_argument("--guards", action="store_true",
                     help="assume each fact that cannot be decided, and print the facts assumed")
-    opts = ap.parse_args(argv)
+    ap.add_argument("--full", action="store_true",
+                    help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries)")
+    # an expression may start with '-' (a negative number or formula): not an option
+    opts, extra = ap.parse_known_args(argv)
+    if extra:
+        if opts.expr is not None or len(extra) != 1 or extra[0].startswith("--"):
+            ap.error(f"unrecognized arguments: {' '.join(extra)}")
+        opts.expr = extra[0]
+    if opts.expr is None:
+        opts.expr = "logical_divide(_24:_2, _4:_2)"
     values = {}
     for b in opts.bind:
         k, _, v = b.partition("=")
@@ -103,19 +167,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
             print()
             shown = subs(result, values) if values else result
-            if shown.rank() == 2:
+            if shown.rank() in (1, 2):
                 try:
-                    print(layout_table(shown), end="")
-                except LayoutError as e:
-                    print(f"(no table: {e})")
-            elif shown.rank() == 1:
-                from .layout.layout import make_layout
-                try:
-                    print(layout_table(make_layout(shown, make_layout(1, 0))), end="")
+                    print(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT), end="")
                 except LayoutError as e:
                     print(f"(no table: {e})")
     except LayoutError as e:
         print(f"cute-sym: error: {e}", file=sys.stderr)
+        print(_pointer(opts.expr, e), end="", file=sys.stderr)
         return 2
     except BrokenPipeError:     # the reader went away (cute-sym ... | head): not an error
         try:
