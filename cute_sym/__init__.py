@@ -96,25 +96,32 @@ def _api(impl: _Callable[..., _Any], wrap: bool = True) -> _Callable[[_Callable[
 
 
 # ---------------------------------------------------------------- int tuples
-@_api(_it.shape_div)
+def _ints(f: _Callable[..., _Any]) -> _Callable[..., _Any]:
+    """``f`` on IntTuples checked first (integer leaves, bounded nesting)."""
+    def checked(*args: _Any) -> _Any:
+        return f(*[_lay.as_int_tuple(a) for a in args])
+    return checked
+
+
+@_api(_ints(_it.shape_div))
 def shape_div(a: IntTuple, b: IntTuple) -> IntTuple: ...
-@_api(_it.ceil_div)
+@_api(_ints(_it.ceil_div))
 def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple: ...
-@_api(_it.prefix_product)
+@_api(_ints(_it.prefix_product))
 def prefix_product(a: IntTuple, init: IntLike = 1) -> IntTuple: ...
-@_api(_it.inner_product)
+@_api(_ints(_it.inner_product))
 def inner_product(a: IntTuple, b: IntTuple) -> IntLike: ...
-@_api(_it.elem_scale)
+@_api(_ints(_it.elem_scale))
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple: ...
-@_api(_it.congruent)
+@_api(_ints(_it.congruent))
 def congruent(a: IntTuple, b: IntTuple) -> bool: ...
-@_api(_it.weakly_congruent)
+@_api(_ints(_it.weakly_congruent))
 def weakly_congruent(a: IntTuple, b: IntTuple) -> bool: ...
-@_api(_it.compatible)
+@_api(_ints(_it.compatible))
 def compatible(a: IntTuple, b: IntTuple) -> bool: ...
-@_api(_it.crd2crd)
+@_api(_ints(_it.crd2crd))
 def crd2crd(coord: IntTuple, src_shape: IntTuple, dst_shape: IntTuple) -> IntTuple: ...
-@_api(_it.product)
+@_api(_ints(_it.product))
 def product(a: IntTuple) -> IntLike: ...
 @_api(_coords.crd2idx)
 def crd2idx(coord: IntTuple, layout: _Union[Layout, IntTuple], stride: _Optional[IntTuple] = None) -> IntLike: ...

@@ -45,6 +45,8 @@ __all__ = [
     "shape",
     "stride",
     "get_path",
+    "as_int_tuple",
+    "MAX_NESTING",
     "slice_",
     "is_layout",
     "Tiler",
@@ -81,6 +83,15 @@ def _check_tuple(t: Any, what: str, level: int = 0) -> IntTuple:
     if what == "shape" and (x < 0 if isinstance(x, int) else x.is_negative is True):
         raise LayoutError(f"shape extents must not be negative, got {leaf_str(x)}")
     return x
+
+
+def as_int_tuple(t: Any, what: str = "IntTuple") -> IntTuple:
+    """A user's IntTuple checked: integer leaves (lists become tuples), at most MAX_NESTING deep.
+
+    >>> as_int_tuple([2, (3, 4)])
+    (2, (3, 4))
+    """
+    return _check_tuple(t, what)
 
 
 class Layout:
@@ -284,10 +295,10 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     return Layout(shape, stride)
 
 
-def _is_layout_tuple(x: Any) -> bool:
-    """A non-empty (nested) tuple whose leaves are all layouts."""
-    return isinstance(x, (tuple, list)) and len(x) > 0 and all(
-        isinstance(e, Layout) or _is_layout_tuple(e) for e in x)
+def _is_layout_tuple(x: Any, level: int = 0) -> bool:
+    """A non-empty (nested, at most MAX_NESTING deep) tuple whose leaves are all layouts."""
+    return isinstance(x, (tuple, list)) and len(x) > 0 and level < MAX_NESTING and all(
+        isinstance(e, Layout) or _is_layout_tuple(e, level + 1) for e in x)
 
 
 def _join(x: Any, part: str) -> IntTuple:
