@@ -24,7 +24,7 @@ from ..core.int_tuple import (
     IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, iter_leaves, leaf_str, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
     unwrap,
 )
-from ..core.integers import IntLike, as_int_like
+from ..core.integers import IntLike, UserInt, as_int_like
 
 
 
@@ -162,7 +162,7 @@ class Layout:
             type(x) is int for x in iter_leaves(self._stride))
 
     @overload
-    def __call__(self, *coord: Coord) -> IntLike: ...
+    def __call__(self, *coord: Coord) -> UserInt: ...  # type: ignore[overload-overlap]
     @overload
     def __call__(self, *coord: SliceCoord) -> "Layout": ...
 
@@ -231,9 +231,9 @@ def _mk(shape: IntTuple, stride: IntTuple) -> Layout:
 
 
 Tiler: TypeAlias = Union[Layout, IntTuple, Underscore, tuple[Any, ...]]
-#: A natural or 1-D coordinate; with ``_`` in it, a slice.
-Coord: TypeAlias = Union[IntLike, tuple["Coord", ...]]
-SliceCoord: TypeAlias = Union[IntLike, Underscore, tuple["SliceCoord", ...]]
+#: A natural or 1-D coordinate; with ``_`` in it, a slice (typed as user code sees integers).
+Coord: TypeAlias = Union[UserInt, tuple["Coord", ...]]
+SliceCoord: TypeAlias = Union[UserInt, Underscore, tuple["SliceCoord", ...]]
 
 
 def is_layout(x: object) -> bool:
