@@ -71,7 +71,6 @@ class Case:
     big: dict[str, int] = field(default_factory=dict)     # 2^26 elements: correctness, gather, arithmetic
 
 
-SL = "Layout<Shape<_128,_64>,Stride<_64,_1>>{}"
 CASES: list[Case] = [
     Case("rowmajor_tile", "static 128x64 row-major tile", lambda: P("(_128,_64):(_64,_1)"),
          "Layout<Shape<_128,_64>,Stride<_64,_1>>{}"),
@@ -322,9 +321,6 @@ def gen_case(c: Case, k: int) -> tuple[str, str, dict[str, Any]]:
     r.append("  ctx.rows.push_back(row);")
     r.append("}")
     return "\n".join(out), "\n".join(r), meta
-
-
-HARNESS = (HERE / "harness.cuh").read_text() if (HERE / "harness.cuh").exists() else ""
 
 
 def generate(d: Path) -> list[dict[str, Any]]:
