@@ -48,8 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 import cute_sym as cs  # noqa: E402
 from cute_sym import Dyn, make_layout  # noqa: E402
-from cute_sym.int_tuple import iter_leaves  # noqa: E402
-from cute_sym.swizzle import ComposedLayout, Swizzle  # noqa: E402
+from cute_sym import ComposedLayout, Swizzle  # noqa: E402
 
 DEFAULT_INCLUDE = "/work/cutlass/cutlass_library/source/include"
 GATHER_ELEMS = 1 << 26          # 64 M uint32 elements: 256 MB read + 256 MB written
@@ -127,6 +126,11 @@ def inner(L: Any) -> Any:
     return L
 
 
+def leaves(t: Any) -> list[Any]:
+    """The leaves of an IntTuple, left to right."""
+    return [x for e in t for x in leaves(e)] if isinstance(t, tuple) else [t]
+
+
 def bindings(c: Case) -> list[dict[str, int]]:
     return [c.small, c.big] if c.big else [{}]
 
@@ -195,8 +199,8 @@ def emitted(c: Case) -> dict[str, Any]:
 
 def naive_expr(lay: Any, vals: str) -> tuple[str, list[Any]]:
     """``sum_k ((i / P_k) % S_k) * D_k`` over the flattened modes; dynamic values read from ``vals[j]``."""
-    S = list(iter_leaves(lay._shape))
-    D = list(iter_leaves(lay._stride))
+    S = leaves(lay.shape)
+    D = leaves(lay.stride)
     dyn: list[Any] = []
     terms = []
     Pk: Any = 1
