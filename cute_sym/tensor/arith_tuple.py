@@ -102,6 +102,9 @@ class ScaledBasis:
     def _cute_str(self) -> str:
         return fmt(self._value) + "".join(f"@{m}" for m in reversed(self._modes))
 
+    def _cute_subs(self, go: Any) -> "ScaledBasis":
+        return ScaledBasis(go(self._value), self._modes)
+
     __str__ = _cute_str
 
     def __repr__(self) -> str:
@@ -186,6 +189,9 @@ class ArithmeticTuple:
 
     def _cute_str(self) -> str:
         return "(" + ",".join(fmt(e) for e in self._v) + ")"
+
+    def _cute_subs(self, go: Any) -> "ArithmeticTuple":
+        return ArithmeticTuple(tuple(go(e) for e in self._v))
 
     __str__ = _cute_str
 

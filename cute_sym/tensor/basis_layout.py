@@ -173,7 +173,10 @@ def _per_mode(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool, w
 
 # ---------------------------------------------------------------- composition
 def _scale(r: Any, d: Any) -> Any:
-    """``r * d`` for an integer ``r`` and an lhs stride ``d`` (a basis or an integer)."""
+    """``r * d`` for an integer ``r`` and an lhs stride ``d`` (a basis or an integer); a static 0
+    is the rhs's own stride-0 mode, which CuTe keeps as ``_0``."""
+    if type(r) is int and r == 0:
+        return 0
     if isinstance(d, ScaledBasis):
         return r * d
     return _alg._mul(r, d)

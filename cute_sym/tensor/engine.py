@@ -114,6 +114,9 @@ class Pointer:
     def __getitem__(self, k: Any) -> "Pointer":
         return self.__add__(k)
 
+    def _cute_subs(self, go: Any) -> "Pointer":
+        return Pointer(self._space, self._name, self._dtype, go(self._offset))
+
     def __str__(self) -> str:
         t = f"[{self._dtype}]" if self._dtype else ""
         o = self._offset
@@ -203,6 +206,9 @@ class ArrayEngine:
     def __add__(self, k: Any) -> "ArrayEngine":
         return ArrayEngine(self._array, _add_offset(self._offset, k))
 
+    def _cute_subs(self, go: Any) -> "ArrayEngine":
+        return ArrayEngine(self._array, go(self._offset))
+
     def __getitem__(self, k: Any) -> Any:
         i = _add_offset(self._offset, k)
         if isinstance(i, sympy.Expr):
@@ -258,6 +264,9 @@ class CountingEngine:
 
     def __getitem__(self, k: Any) -> Any:
         return coord_add(self._coord, k)
+
+    def _cute_subs(self, go: Any) -> "CountingEngine":
+        return CountingEngine(go(self._coord))
 
     def __str__(self) -> str:
         return "ArithTuple" + fmt(self._coord)

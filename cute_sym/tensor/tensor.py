@@ -15,13 +15,15 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Optional, Union
 
+import sympy
+
 from .. import algebra as _alg
 from ..errors import LayoutError
 from ..int_tuple import _, crd2idx, iter_leaves, unwrap
 from ..integers import IntLike
 from ..layout import Layout, _mk, make_layout, make_ordered_layout, slice_and_offset
 from ..swizzle import ComposedLayout
-from .arith_tuple import coprofile_of
+from .arith_tuple import ScaledBasis, coprofile_of
 from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
 from .engine import ArrayEngine, CountingEngine, Engine, Pointer, make_gmem_ptr, make_rmem_ptr  # noqa: F401
 
@@ -113,7 +115,12 @@ class Tensor:
         return self._layout.cosize()
 
     def is_static(self) -> bool:
-        return self._engine.is_static() and self._layout.is_static()
+        """No symbol in the engine's offset, the shape or the strides (a static scaled basis counts)."""
+        lay = self._layout
+        if not isinstance(lay, Layout):
+            return self._engine.is_static() and lay.is_static()
+        return self._engine.is_static() and all(type(s) is int for s in iter_leaves(lay.shape)) and all(
+            type(d) is int or (isinstance(d, ScaledBasis) and d.is_static()) for d in iter_leaves(lay.stride))
 
     # -------------------------------------------------------- access
     def __call__(self, *coord: Any) -> Any:
@@ -141,16 +148,15 @@ class Tensor:
         return lay(c)
 
     def __iter__(self) -> Iterator[Any]:
-        n = self.size()
-        if type(n) is not int:
-            raise LayoutError(f"Tensor: cannot iterate over a tensor of symbolic size {n}")
-        for i in range(n):
+        for i in range(len(self)):
             yield self._at(i)
 
     def __len__(self) -> int:
         n = self.size()
         if type(n) is not int:
-            raise LayoutError(f"Tensor: the size {n} is symbolic")
+            if not (isinstance(n, sympy.Integer)):
+                raise LayoutError(f"Tensor: the size {n} is symbolic")
+            n = int(n)
         return n
 
     def compose(self, *layouts: Any) -> "Tensor":
@@ -158,6 +164,10 @@ class Tensor:
         from .basis_layout import composition
         rhs = layouts[0] if len(layouts) == 1 else tuple(layouts)
         return Tensor(self._engine, composition(self._layout, rhs))
+
+    def _cute_subs(self, go: Any) -> "Tensor":
+        """``cute_sym.subs`` on a tensor: the engine's offset and the layout."""
+        return Tensor(self._engine._cute_subs(go), go(self._layout))
 
     # -------------------------------------------------------- printing, equality
     def __str__(self) -> str:
