@@ -11,8 +11,8 @@ from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym import _, Layout, make_layout
-from cute_sym.errors import DivisibilityError, LayoutError
-from cute_sym.int_tuple import idx2crd, leaves, product
+from cute_sym import DivisibilityError, LayoutError
+from cute_sym.core.int_tuple import idx2crd, leaves, product
 from cute_sym.tensor.arith_tuple import ArithmeticTuple, ScaledBasis
 from cute_sym.tensor.basis_layout import is_basis_layout
 from cute_sym.tensor.engine import ArrayEngine, CountingEngine, Pointer
@@ -209,7 +209,7 @@ def _dense(x: Any, shape: Any) -> Any:
 
 def _lin(x: Any, shape: Any) -> Any:
     """The column-major index of a (generalised: an entry may pass its extent) coordinate."""
-    from cute_sym.int_tuple import crd2idx
+    from cute_sym.core.int_tuple import crd2idx
     return crd2idx(_dense(x, shape), shape)
 
 

@@ -17,11 +17,12 @@ from typing import Any, Iterator, Optional, Union
 
 import sympy
 
-from .. import algebra as _alg
-from ..errors import LayoutError
-from ..int_tuple import _, crd2idx, iter_leaves, unwrap
-from ..integers import IntLike
-from ..layout import Layout, _mk, make_layout, make_ordered_layout, slice_and_offset
+from .. import swizzle as _alg
+from ..core.errors import LayoutError
+from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
+from ..core.integers import IntLike
+from ..layout.layout import Layout, _mk, make_layout, make_ordered_layout
+from ..layout.modes import slice_and_offset
 from ..swizzle import ComposedLayout
 from .arith_tuple import ScaledBasis, coprofile_of
 from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
