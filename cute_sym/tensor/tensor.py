@@ -137,7 +137,8 @@ class Tensor:
         if _has_underscore(c):
             lay = self._layout
             if not isinstance(lay, Layout):
-                raise LayoutError("Tensor: slicing a tensor over a ComposedLayout is not supported")
+                # CuTe's generic composed slice: the fixed part moves into the layout's offset
+                return Tensor(self._engine, lay(c))
             sliced, offset = slice_and_offset(c, lay)
             return Tensor(self._engine + offset, sliced)
         return self._engine[self._offset_of(c)]
