@@ -324,7 +324,7 @@ def test_symbolic_identity_tensor() -> None:
     env = {"M": 64, "N": 96}
     zc = cs.subs(z, env)
     concrete = cs.zipped_divide(cs.make_identity_tensor((64, 96)), (32, 32))
-    for i in range(64 * 96):
+    for i in range(0, 64 * 96, 7):
         assert _value(zc(i)) == _value(concrete(i))
 
 
