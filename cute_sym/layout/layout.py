@@ -36,7 +36,6 @@ __all__ = [
     "make_layout",
     "make_ordered_layout",
     "make_layout_like",
-    "make_identity_layout",
     "size",
     "cosize",
     "coshape",
@@ -303,11 +302,6 @@ def _is_layout_tuple(x: Any, level: int = 0) -> bool:
 
 def _join(x: Any, part: str) -> IntTuple:
     return getattr(x, part) if isinstance(x, Layout) else tuple(_join(e, part) for e in x)
-
-
-def make_identity_layout(shape: Any) -> Layout:
-    """The compact column-major layout of ``shape`` (1-D index of each coordinate)."""
-    return make_layout(shape)
 
 
 def make_ordered_layout(shape: Any, order: Any) -> Layout:
