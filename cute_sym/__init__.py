@@ -38,6 +38,7 @@ from .layout.layout import Layout, LayoutLeft, LayoutRight, MAX_NESTING as _MAX_
 from .swizzle import ComposedLayout, Swizzle
 from .notation import notation as _notation
 from .views import table as _table
+from .views import tensor_text as _tensor_text
 from .codegen import expr as _expr
 from .codegen.expr import FloorDiv
 from .core.integers import IMod
@@ -394,6 +395,8 @@ def layout_table(layout: AnyLayout, values: _Optional[_Mapping[str, int]] = None
 @_api(_table.print_layout)
 def print_layout(layout: AnyLayout, values: _Optional[_Mapping[str, int]] = None,
                  file: _Optional[_TextIO] = None) -> None: ...
+@_api(_tensor_text.print_tensor)
+def print_tensor(tensor: Tensor, print_type: bool = True, file: _Optional[_TextIO] = None) -> None: ...
 @_api(_expr.index_expr)
 def index_expr(layout: Layout, *coords: _Any) -> DynInt: ...
 @_api(_expr.coord_expr, wrap=False)       # formulas print as Python reads them
@@ -418,7 +421,7 @@ __all__ = [
     "left_inverse", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
     "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape",
     "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
-    "layout_table", "print_layout", "index_expr", "coord_expr", "FloorDiv", "IMod", "emit", "evaluate",
+    "layout_table", "print_layout", "print_tensor", "index_expr", "coord_expr", "FloorDiv", "IMod", "emit", "evaluate",
     "ArithmeticTuple", "E", "ScaledBasis", "Tensor", "make_tensor", "make_gmem_ptr", "make_smem_ptr",
     "make_rmem_ptr", "make_identity_tensor", "make_identity_layout", "make_fragment_like", "make_coord_tensor",
     "make_basis_like", "make_tensor_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
