@@ -82,7 +82,7 @@ def evaluate_call(expr: str) -> Any:
     >>> print(evaluate_call("logical_divide(_24:_2, _4:_2)"))
     (_4,(_2,_3)):(_4,(_2,_16))
     >>> print(evaluate_call("(_4,_8):(_8,_1)(_,_1)"), evaluate_call("(_4,_8):(_8,_1)(_1,_2)"))
-    (_4):(_8) 10
+    (_4):(_8) _10
     """
     import cute_sym
     lead = len(expr) - len(expr.lstrip())
@@ -100,7 +100,8 @@ def evaluate_call(expr: str) -> Any:
         value = _parse_at(expr[:k].rstrip(), lead)
         if not callable(value):
             raise LayoutError(f"only a layout can be called with a coordinate, not {value}")
-        return value(*[_parse_at(a, lead + k + 1 + col) for a, col in _split_args(expr[k + 1:-1])])
+        from .core.int_tuple import wrap
+        return wrap(value(*[_parse_at(a, lead + k + 1 + col) for a, col in _split_args(expr[k + 1:-1])]))
     return _parse_at(expr, lead)
 
 

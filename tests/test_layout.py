@@ -169,3 +169,69 @@ def test_misuse_is_a_layout_error(call: Any) -> None:
     with pytest.raises(cs.LayoutError) as e:      # never AttributeError/TypeError/RecursionError ...
         call()
     assert isinstance(e.value, ValueError) and str(e.value)
+
+
+# ---------------------------------------------------------------- CuTe's builders and hierarchical queries (issue 16)
+def test_make_shape_stride_coord_tile() -> None:
+    s, d = cs.make_shape(2, cs.make_shape(2, 2)), cs.make_stride(4, cs.make_stride(2, 1))
+    assert str(s) == "(_2,(_2,_2))" and str(d) == "(_4,(_2,_1))"
+    L = make_layout(s, d)
+    assert str(L) == "(_2,(_2,_2)):(_4,(_2,_1))"
+    assert [f(L, i) for i in range(8)] == [0, 4, 2, 6, 1, 5, 3, 7]   # the seed's print1D(layout_2x4)
+    # one argument still makes a 1-tuple, as in CuTe: (_8):(_1), not _8:_1
+    assert str(make_layout(cs.make_shape(8))) == "(_8):(_1)"
+    c = cs.make_coord(cs._, 1)
+    assert str(c) == "(_,_1)" and str(L(c)) == str(cs.slice_(c, L))
+    t = cs.make_tile(make_layout(2, 3), make_layout((2, 4), (1, 8)), cs._)
+    assert str(t) == "(_2:_3,(_2,_4):(_1,_8),_)"
+    assert str(cs.make_step(2, 0, 1)) == "(_2,_0,_1)"
+
+
+def test_make_layout_of_a_tuple_of_layouts_is_make_layout_of_them() -> None:
+    A, B = make_layout(4, 2), make_layout((3, 2), (8, 24))
+    T = make_layout((A, B))
+    assert T == make_layout(A, B) and str(T) == "(_4,(_3,_2)):(_2,(_8,_24))"
+    for k, M in enumerate((A, B)):
+        assert same_function(T[k], M)
+    N = make_layout((A, (B, A)))     # nested tuples nest the modes
+    assert str(N) == "(_4,((_3,_2),_4)):(_2,((_8,_24),_2))" and same_function(N[1][0], B)
+    with pytest.raises(cs.LayoutError, match="stride cannot follow"):
+        make_layout(A, B, stride=(1, 2))
+
+
+SHAPES = st.recursive(st.integers(1, 4), lambda kids: st.lists(kids, min_size=1, max_size=3).map(tuple), max_leaves=6)
+
+
+def _paths(t: Any, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
+    out = [prefix]
+    if isinstance(t, tuple):
+        for k, e in enumerate(t):
+            out += _paths(e, prefix + (k,))
+    return out
+
+
+@given(shape=SHAPES)
+def test_prop_hierarchical_queries_are_queries_of_get(shape: Any) -> None:
+    L = make_layout(shape, LayoutRight)
+    for p in _paths(shape):
+        M = cs.get(L, *p)
+        assert isinstance(M, Layout)
+        assert cs.size(L, *p) == cs.size(M) == nsize(M)
+        assert cs.rank(L, *p) == cs.rank(M) and cs.depth(L, *p) == cs.depth(M)
+        assert cs.cosize(L, *p) == cs.cosize(M) == max(image(M), default=0) + 1
+        assert cs.shape(L, *p) == M.shape == cs.get(L.shape, *p) and cs.stride(L, *p) == M.stride
+        assert cs.size(shape, *p) == cs.size(M)        # IntTuples too
+    assert cs.size(L) == nsize(L) and cs.get(L) is L
+
+
+def test_hierarchical_size_prints_static() -> None:
+    L = parse("((_2,_3),(_4,_5)):((_1,_2),(_6,_24))")
+    assert str(cs.size(L, 1)) == "_20" and str(cs.size(L, 1, 0)) == "_4" and str(cs.size(L, 0, 1)) == "_3"
+    assert cs.rank(L, 0) == 2 and cs.depth(L, 1, 1) == 0 and str(cs.cosize(L, 1)) == "_115"   # 1 + 3*6 + 4*24
+    assert str(cs.get((4, (2, 3)), 1, 0)) == "_2" and cs.get(7, 0) == 7    # get<0> of an integer is itself
+
+
+def test_int_prints_like_every_static_result() -> None:
+    assert str(Int[4]) == "_4" and repr(Int[4]) == "_4" and str(cs.size(make_layout((4, 8)))) == "_32"
+    assert Int[4] == 4 and isinstance(Int[4] * 2, int)
+    assert str(make_layout((Int[4], Int[8]), (Int[1], Int[4]))) == "(_4,_8):(_1,_4)"

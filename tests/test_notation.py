@@ -83,6 +83,27 @@ def test_bad_text_is_notation_error(bad: str) -> None:
     assert str(ei.value)
 
 
+@pytest.mark.parametrize("text, col", [("(_4,,_8)", 4), ("(_4,_8", 6), ("(_4,_8):(_1,_4))", 15), ("(_4,$)", 4),
+                                       ("_4:_1 junk", 6), ("Sw<1,2,3> o _0 (_4)", 15)])
+def test_notation_error_names_the_column(text: str, col: int) -> None:
+    with pytest.raises(cs.NotationError) as ei:
+        parse(text)
+    assert ei.value.column == col and f"column {col}" in str(ei.value)
+
+
+def test_deep_nesting_is_a_notation_error() -> None:
+    from cute_sym.layout.layout import MAX_NESTING
+    ok = "(" * MAX_NESTING + "_1" + ")" * MAX_NESTING
+    assert cs.depth(parse(ok)) == MAX_NESTING
+    for text in ["(" * (MAX_NESTING + 1) + "_1" + ")" * (MAX_NESTING + 1), "(" * 5000 + "M" + ")" * 5000 + "+1",
+                 "-" * 5000 + "M"]:
+        try:
+            parse(text)
+        except cs.NotationError as e:
+            assert "nesting deeper" in str(e) and len(str(e)) < 300
+    assert str(parse("-" * 5000 + "M")) == "M"
+
+
 def test_parse_non_string() -> None:
     with pytest.raises(cs.LayoutError):
         parse(42)  # type: ignore[arg-type]
