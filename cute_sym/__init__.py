@@ -46,11 +46,8 @@ from .codegen.emit import emit as _emit
 from .codegen.evaluate import evaluate as _evaluate
 # tensors: scaled bases, engines, partitions; the algebra's entry points also take tensors and basis layouts
 from . import tensor as _tensor
-from .tensor import (
-    ArithmeticTuple, E, ScaledBasis, Tensor, make_tensor, make_gmem_ptr, make_smem_ptr, make_rmem_ptr,
-    make_identity_tensor, make_identity_layout, make_fragment_like, make_coord_tensor, make_basis_like,
-    make_tensor_like,
-)
+from .tensor import ArithmeticTuple, ScaledBasis, Tensor
+from .tensor.engine import Pointer as _Pointer
 
 if TYPE_CHECKING:
     import numpy as _np
@@ -83,7 +80,8 @@ def _misuse(name: str, args: tuple[_Any, ...], e: BaseException) -> LayoutError:
     return LayoutError(f"{name}({shown}): invalid arguments ({type(e).__name__}: {e})")
 
 
-def _api(impl: _Callable[..., _Any], wrap: bool = True) -> _Callable[[_Callable[_P, _R]], _Callable[_P, _R]]:
+def _api(impl: _Callable[..., _Any], wrap: bool = True, plain: bool = True
+         ) -> _Callable[[_Callable[_P, _R]], _Callable[_P, _R]]:
     """The typed signature decorated is the public face of ``impl``.
 
     @post plain ints/tuples in (``StaticInt``, ``Tup``, lists, numpy ints
@@ -94,7 +92,7 @@ def _api(impl: _Callable[..., _Any], wrap: bool = True) -> _Callable[[_Callable[
         @_functools.wraps(impl)
         def entry(*args: _P.args, **kw: _P.kwargs) -> _R:
             try:
-                r = impl(*[_unwrap(a) for a in args], **kw)
+                r = impl(*[_unwrap(a) for a in args], **kw) if plain else impl(*args, **kw)
                 return _cast(_R, _wrap(r) if wrap else r)
             except _MISUSE as e:
                 raise _misuse(sig.__name__, args, e) from e
@@ -365,6 +363,28 @@ def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout: ...
 
 
 # ---------------------------------------------------------------- tensors
+@_api(_tensor.E, wrap=False, plain=False)
+def E(*modes: int) -> _Union[ScaledBasis, int]: ...
+@_api(_tensor.make_basis_like, wrap=False, plain=False)
+def make_basis_like(shape: IntTuple, prefix: "tuple[int, ...]" = ()) -> _Union[ScaledBasis, "tuple[_Any, ...]"]: ...
+@_api(_tensor.make_identity_layout, wrap=False, plain=False)
+def make_identity_layout(shape: IntTuple) -> Layout: ...
+@_api(_tensor.make_gmem_ptr, wrap=False, plain=False)
+def make_gmem_ptr(name: str, dtype: _Optional[str] = None, offset: IntLike = 0) -> _Pointer: ...
+@_api(_tensor.make_smem_ptr, wrap=False, plain=False)
+def make_smem_ptr(name: str, dtype: _Optional[str] = None, offset: IntLike = 0) -> _Pointer: ...
+@_api(_tensor.make_rmem_ptr, wrap=False, plain=False)
+def make_rmem_ptr(name: str, dtype: _Optional[str] = None, offset: IntLike = 0) -> _Pointer: ...
+@_api(_tensor.make_tensor, wrap=False, plain=False)
+def make_tensor(engine: _Any, layout: _Any, stride: _Any = None) -> Tensor: ...
+@_api(_tensor.make_coord_tensor, wrap=False, plain=False)
+def make_coord_tensor(layout: Layout) -> Tensor: ...
+@_api(_tensor.make_identity_tensor, wrap=False, plain=False)
+def make_identity_tensor(shape: IntTuple) -> Tensor: ...
+@_api(_tensor.make_fragment_like, wrap=False, plain=False)
+def make_fragment_like(x: _Any, dtype: _Optional[str] = None, name: str = "frg") -> Tensor: ...
+@_api(_tensor.make_tensor_like, wrap=False, plain=False)
+def make_tensor_like(x: _Any, dtype: _Optional[str] = None, name: str = "frg") -> Tensor: ...
 @_api(_tensor.group_modes)
 def group_modes(t: Tensor, begin: int, end: int) -> Tensor: ...
 @_api(_tensor.local_tile)
