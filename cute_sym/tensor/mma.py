@@ -34,10 +34,10 @@ from typing import Any, Optional, Union
 import sympy
 
 from ..algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
-from ..errors import LayoutError, RankError
-from ..expr import index_expr
-from ..int_tuple import IntTuple, _, Underscore, congruent, unwrap, wrap
-from ..integers import IntLike
+from ..codegen.expr import index_expr
+from ..core.errors import LayoutError, RankError
+from ..core.int_tuple import IntTuple, _, congruent, unwrap, wrap
+from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from .atoms.mma_traits import MMA_Traits
 

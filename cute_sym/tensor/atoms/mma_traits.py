@@ -19,8 +19,8 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple, Optional
 
-from ...errors import LayoutError
-from ...int_tuple import IntTuple, wrap
+from ...core.errors import LayoutError
+from ...core.int_tuple import IntTuple, wrap
 from ...layout import Layout
 from ...notation import parse
 from . import gmma_data as G
