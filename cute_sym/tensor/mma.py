@@ -10,7 +10,7 @@ A worked GEMM tile: 128x128x32 with SM80's 16x8x16 HMMA, 2x2 atoms (128 threads)
 thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 
 >>> from cute_sym.notation import parse
->>> from cute_sym.integers import Dyn
+>>> from cute_sym.core.integers import Dyn
 >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
 >>> print(mma.get_thr_layout_vmnk(), mma.tile_shape())
 (_32,_2,_2,_1):(_1,_32,_64,_0) (_32,_16,_16)
@@ -25,7 +25,7 @@ thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 [[0, 1, 256, 257, 8, 9, 264, 265], [2, 3, 258, 259, 10, 11, 266, 267]]
 >>> tid = Dyn("tid", max=127, sign="nonnegative")
 >>> print(mma.get_slice(tid).offset_A(A))     # one formula, for every thread
-64*(tid // 64) + 2*(tid % 4) + 32*((tid // 4) % 8) + 512*((tid // 32) % 2)
+2*(tid % 4) + 32*((tid // 4) % 8) + 512*(((tid // 4) // 8) % 2)
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from typing import Any, Optional, Union
 import sympy
 
 from ..algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
-from ..codegen.expr import index_expr
+from ..codegen.expr import coord_expr, index_expr
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import IntTuple, _, congruent, unwrap, wrap
 from ..core.integers import IntLike
@@ -166,7 +166,7 @@ class TiledMMA:
         """
         p = self.permutation_mnk_[i]
         if p is _:
-            return size(self.atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])  # type: ignore[index]
+            return size(self.atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
         return p
 
     def tile_size_mnk(self, i: int) -> IntLike:
@@ -186,7 +186,7 @@ class TiledMMA:
             raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
         mnk = self.atom.Shape_MNK
         t_tensor = logical_divide(lay, (self.permutation_mnk(i), self.permutation_mnk(j)))
-        a_tensor = zipped_divide(t_tensor, (make_layout(mnk[i]), make_layout(mnk[j])))  # type: ignore[index]
+        a_tensor = zipped_divide(t_tensor, (make_layout(mnk[i]), make_layout(mnk[j])))
         tv_tensor = composition(a_tensor, (getattr(self.atom, tv), _))   # ((ThrV,FrgV),(RestI,RestJ))
         vmnk = self.thr_layout_vmnk
         thr_tile = (_, (make_layout(size(vmnk[i + 1])), make_layout(size(vmnk[j + 1]))))
@@ -256,9 +256,188 @@ class TiledMMA:
         return self.get_slice(thr_idx)
 
 
+def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
+    """CuTe's ``get_flat_coord``: the 1-D index of ``thr_idx`` in each mode of ``vmnk`` (the last takes the rest)."""
+    sizes = [size(vmnk[k]) for k in range(4)]
+    if type(thr_idx) is int:
+        out, rest = [], thr_idx
+        for s in sizes[:3]:
+            out.append(rest % s)
+            rest //= s
+        return tuple(out) + (rest,)
+    return tuple(coord_expr(tuple(sizes), thr_idx))
+
+
+class ThrMMA:
+    """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
+
+    ``thr_idx`` is an ``int`` or a dynamic integer (a non-negative sympy expression such as
+    ``Dyn("tid", max=127, sign="nonnegative")``); ``thr_vmnk`` is its (ThrV,ThrM,ThrN,ThrK)
+    coordinate (CuTe's ``get_flat_coord``). ``partition_X(t)`` of a tensor is the tensor of
+    the thread's elements of ``t``, a view ``(FrgV, RestI, RestJ, ...)`` starting at the
+    thread's base ``offset_X(t)``; of a layout it is that view's layout.
+
+    @pre ``0 <= thr_idx < tiled_mma.thr_size()``.
+    @post ``offset_X(t) + partition_X(t)(v)`` is the offset in ``t`` of the thread's
+          ``v``-th value, for every ``v``; for a dynamic ``thr_idx`` ``offset_X(t)`` is one
+          simplified formula, equal to the integer answer at every value of ``thr_idx``.
+
+    >>> mma = make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 1))
+    >>> thr = mma.get_slice(37)
+    >>> thr.thr_vmnk
+    (5, 1, 0, 0)
+    >>> print(thr.partition_C(make_layout((64, 16))), thr.offset_C(make_layout((64, 16))))
+    ((_2,_2),_2,_2):((_64,_8),_32,_512) 145
+    """
+
+    __slots__ = ("tiled_mma", "thr_idx", "thr_vmnk")
+
+    tiled_mma: TiledMMA
+    thr_idx: Any
+    thr_vmnk: tuple[Any, ...]
+
+    def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
+        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or isinstance(thr_idx, sympy.Expr)):
+            idx = getattr(thr_idx, "__index__", None)
+            if idx is None:
+                raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
+            thr_idx = int(idx())
+        if type(thr_idx) is int and not 0 <= thr_idx < tiled_mma.thr_size():
+            raise LayoutError(f"get_slice: thread index {thr_idx} is not in [0, {tiled_mma.thr_size()})")
+        if isinstance(thr_idx, sympy.Expr) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
+            raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
+                              f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
+        for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
+                     ("thr_vmnk", _thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ThrMMA is immutable")
+
+    def __repr__(self) -> str:
+        return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
+
+    def _split(self, x: Any, op: str) -> tuple[Layout, Layout]:
+        """(the thread's values: (FrgV,RestI,RestJ,...), tid -> the thread's base offset)."""
+        thr = self.tiled_mma._thrfrg(x, op)
+        rest = thr.shape[1][1]                                            # type: ignore[index]
+        coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
+        frag = slice_(coord, thr)
+        # (ThrV,(ThrI,ThrJ)) as a function of the thread index: the mode of MNK that operand
+        # does not span contributes nothing (stride 0), as partition_X ignores that coordinate
+        vmnk = self.tiled_mma.thr_layout_vmnk
+        t0 = thr[0]
+        tv, (ti, tj) = t0[0], (t0[1][0], t0[1][1])
+        i, j, _l = _MODES[op]
+        modes = [tv, None, None, None]
+        modes[i + 1], modes[j + 1] = ti, tj
+        other = ({1, 2, 3} - {i + 1, j + 1}).pop()
+        modes[other] = make_layout(size(vmnk[other]), 0)
+        return frag, make_layout(*modes)
+
+    def _offset(self, base: Layout) -> Any:
+        if type(self.thr_idx) is int:
+            return base(self.thr_idx)
+        return index_expr(base, self.thr_idx)
+
+    def _partition(self, x: Any, op: str) -> Any:
+        frag, base = self._split(x, op)
+        if isinstance(x, Layout):
+            return frag
+        from .tensor import make_tensor   # type: ignore[import-not-found]  # noqa: PLC0415
+        return make_tensor(x.data + self._offset(base), frag)
+
+    def partition_A(self, x: Any) -> Any:
+        """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
+        return self._partition(x, "A")
+
+    def partition_B(self, x: Any) -> Any:
+        """The thread's values of the (N,K,...) tensor ``x``: ``(FrgV, RestN, RestK, ...)``."""
+        return self._partition(x, "B")
+
+    def partition_C(self, x: Any) -> Any:
+        """The thread's values of the (M,N,...) tensor ``x``: ``(FrgV, RestM, RestN, ...)``."""
+        return self._partition(x, "C")
+
+    def offset_A(self, x: Any) -> Any:
+        """The offset in ``x`` (a layout or a tensor's layout) of the thread's first A value."""
+        return self._offset(self._split(x, "A")[1])
+
+    def offset_B(self, x: Any) -> Any:
+        """The offset in ``x`` of the thread's first B value."""
+        return self._offset(self._split(x, "B")[1])
+
+    def offset_C(self, x: Any) -> Any:
+        """The offset in ``x`` of the thread's first C value."""
+        return self._offset(self._split(x, "C")[1])
+
+
+def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
+                   permutations: Any = None) -> TiledMMA:
+    """CuTe's ``make_tiled_mma(atom, thr_layout, permutations)``.
+
+    ``atom``: an :class:`MMA_Atom`, traits, or CuTe's name of the MMA operation. ``atom_layout``:
+    a layout or a shape (compact column-major) of atoms over (M,N,K), padded to rank 3 with
+    ``_1:_0``. ``permutations``: up to three tilers of M, N, K (``_`` for none), padded with ``_``.
+
+    @pre ``rank(atom_layout) <= 3``, ``rank(permutations) <= 3``; permutations static.
+    @post ``result.thr_layout_vmnk == tiled_product(atom.ThrID, append(atom_layout, _1:_0, n=3))``.
+
+    >>> mma = make_tiled_mma("SM70_8x8x4_F16F16F16F16_TN", (2, 2))
+    >>> print(mma.get_thr_layout_vmnk(), mma.thr_size())
+    ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0) 32
+    >>> print(mma.get_layoutA_TV())
+    ((_4,(_2,_2),_2),(_4,(_1,_1))):((_1,(_8,_0),_4),(_16,(_0,_0)))
+    """
+    mma_atom = atom if isinstance(atom, MMA_Atom) else MMA_Atom(atom)
+    thr = _as_layout(atom_layout, "make_tiled_mma")
+    if thr.rank() > 3:
+        raise RankError(f"TiledMMA requires rank-3 AtomLayoutMNK, got {thr}")
+    thr = append(thr, make_layout(1, 0), 3)
+    perms: tuple[Any, ...] = (_, _, _)
+    if permutations is not None:
+        p = unwrap(permutations)
+        p = tuple(p) if type(p) is tuple else (p,)
+        if len(p) > 3:
+            raise RankError(f"TiledMMA requires rank-3 PermutationMNK, got {permutations}")
+        perms = p + (_,) * (3 - len(p))
+    return TiledMMA(mma_atom, thr, (perms[0], perms[1], perms[2]))
+
+
+def tile_shape(mma: TiledMMA) -> IntTuple:
+    """CuTe's ``tile_shape(mma)``: the (M,N,K) extent of one tile of the tiled MMA."""
+    return mma.tile_shape()
+
+
+def _partition_shape(mma: TiledMMA, shape: Any, op: str) -> IntTuple:
+    thr = mma._thrfrg(make_layout(unwrap(shape)), op)
+    rest = thr.shape[1][1]                                                # type: ignore[index]
+    coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
+    return wrap(slice_(coord, thr).shape)
+
+
+def partition_shape_A(mma: TiledMMA, shape_mk: Any) -> IntTuple:
+    """The shape of every thread's ``partition_A`` of an (M,K) tensor (CuTe's ``partition_shape_A``).
+
+    >>> partition_shape_A(make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2)), (128, 32))
+    ((_2,_2,_2),_4,_2)
+    """
+    return _partition_shape(mma, shape_mk, "A")
+
+
+def partition_shape_B(mma: TiledMMA, shape_nk: Any) -> IntTuple:
+    """The shape of every thread's ``partition_B`` of an (N,K) tensor."""
+    return _partition_shape(mma, shape_nk, "B")
+
+
+def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> IntTuple:
+    """The shape of every thread's ``partition_C`` of an (M,N) tensor."""
+    return _partition_shape(mma, shape_mn, "C")
+
+
 def _like(x: Any, layout: Layout) -> Any:
     """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s data."""
     if isinstance(x, Layout):
         return layout
-    from .tensor import make_tensor   # noqa: PLC0415 - same layer; the tensor module is optional here
+    from .tensor import make_tensor   # noqa: PLC0415
     return make_tensor(x.data, layout)

@@ -55,8 +55,11 @@ SOURCES: dict[str, str] = {
 }
 
 #: Every MMA_Traits specialization of the SM70, SM75 and SM80 headers, in the headers' order.
-#: SM80_16x8x128_S32U1U1S32_TN_XORPOPC: CuTe's ALayout stride is not congruent with its shape
-#: (``Stride<Stride<_16,_8>>`` for ``Shape<_32,_2>``); kept as CuTe declares and prints it.
+#: Two are kept as CuTe declares (and prints) them though they are not what the instruction does:
+#: SM80_16x8x128_S32U1U1S32_TN_XORPOPC's ALayout stride is not congruent with its shape
+#: (``Stride<Stride<_16,_8>>`` for ``Shape<_32,_2>``), and SM80_16x8x32_S32S4S4S32_TN's BLayout
+#: thread stride is _32 where the 8x32 tile needs _64 (as SM80_8x8x32_S32S4S4S32_TN has it):
+#: threads 0 and 4 then hold the same elements.
 MMA_ATOMS: dict[str, Union[Row, Like]] = {
     "SM70_8x8x4_F16F16F16F16_TN": Row("half_t half_t half_t half_t", "(_8,_8,_4)", "SM70_QuadPair",
         "SM70_8x4_Row",

@@ -17,10 +17,10 @@ from __future__ import annotations
 import difflib
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 from ...core.errors import LayoutError
-from ...core.int_tuple import IntTuple, wrap
+from ...core.int_tuple import unwrap, wrap
 from ...layout import Layout
 from ...notation import parse
 from . import gmma_data as G
@@ -172,13 +172,14 @@ def _entry(name: str) -> _Entry:
     return e
 
 
+@lru_cache(maxsize=1024)
 def _read_layout(text: str) -> Layout:
     """A layout in CuTe notation; one whose stride CuTe declares incongruent is kept as CuTe prints it."""
     try:
         out = parse(text)
     except LayoutError:
         shape, _, stride = text.partition("):(")
-        out = Layout._make(parse(shape + ")"), parse("(" + stride))   # as CuTe declares it (see MMA_ATOMS)
+        out = Layout._make(unwrap(parse(shape + ")")), unwrap(parse("(" + stride)))   # as CuTe declares it
     assert isinstance(out, Layout)
     return out
 
@@ -202,10 +203,12 @@ class MMA_Traits:
     @pre ``name`` is an MMA operation of CuTe's SM70/SM75/SM80 headers, an SM90 GMMA
          ``_SS``/``_RS`` atom, or ``UniversalFMA<D,A,B,C>``; otherwise a :class:`LayoutError`
          lists the close names.
-    @post the layouts print exactly as CuTe prints them; for every atom but
-          SM80_16x8x128_S32U1U1S32_TN_{XOR,AND}POPC (whose ALayout CuTe declares with an
-          incongruent stride), ``ALayout`` maps ``size(ThrID) x V`` (thread, value) pairs
-          one-to-one onto the ``M*K`` elements (GMMA ``_SS``: every thread onto all of them).
+    @post the layouts print exactly as CuTe prints them; ``ALayout`` maps ``size(ThrID) x V``
+          (thread, value) pairs one-to-one onto the ``M*K`` elements (GMMA ``_SS``: every thread
+          onto all of them), and so do ``BLayout`` (``N*K``) and ``CLayout`` (``M*N``), except
+          where CuTe's own declaration is not: the ALayout of SM80_16x8x128_S32U1U1S32_TN_*POPC
+          (incongruent stride) and the BLayout of SM80_16x8x32_S32{S4,U4}{S4,U4}S32_TN* (thread
+          stride _32 for _64), kept as CuTe has them (see :mod:`.mma_data`).
 
     >>> t = MMA_Traits("SM70_8x8x4_F32F16F16F32_TT")
     >>> print(t.ThrID, t.BLayout, t.CLayout, sep="\\n")
@@ -231,14 +234,14 @@ class MMA_Traits:
     FrgTypeA: str
     FrgTypeB: str
     FrgTypeC: str
-    Shape_MNK: IntTuple
+    Shape_MNK: tuple[int, int, int]
     ThrID: Layout
     ALayout: Layout
     BLayout: Layout
     CLayout: Layout
     source: str
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: Union[str, "MMA_Traits"]) -> None:
         if isinstance(name, MMA_Traits):
             name = name.name
         if not isinstance(name, str):
@@ -250,7 +253,7 @@ class MMA_Traits:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.name == self.name  # type: ignore[attr-defined]
+        return isinstance(other, MMA_Traits) and type(other) is type(self) and other.name == self.name
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.name))
