@@ -277,7 +277,8 @@ class ThrMMA:
     the thread's elements of ``t``, a view ``(FrgV, RestI, RestJ, ...)`` starting at the
     thread's base ``offset_X(t)``; of a layout it is that view's layout.
 
-    @pre ``0 <= thr_idx < tiled_mma.thr_size()``.
+    @pre ``thr_idx >= 0``; past ``tiled_mma.thr_size()`` it is read as CuTe reads it (the
+         last mode, ThrK, takes the rest of the index).
     @post ``offset_X(t) + partition_X(t)(v)`` is the offset in ``t`` of the thread's
           ``v``-th value, for every ``v``; for a dynamic ``thr_idx`` ``offset_X(t)`` is one
           simplified formula, equal to the integer answer at every value of ``thr_idx``.
@@ -302,8 +303,8 @@ class ThrMMA:
             if idx is None:
                 raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
             thr_idx = int(idx())
-        if type(thr_idx) is int and not 0 <= thr_idx < tiled_mma.thr_size():
-            raise LayoutError(f"get_slice: thread index {thr_idx} is not in [0, {tiled_mma.thr_size()})")
+        if type(thr_idx) is int and thr_idx < 0:
+            raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
         if isinstance(thr_idx, sympy.Expr) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
             raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                               f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
