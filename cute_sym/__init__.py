@@ -20,7 +20,7 @@ from .core.integers import Dyn, DynSymbol, Int, IntLike, is_static
 from .core.decide import assume, collect_guards, prove
 from .core.int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
 from .core import int_tuple as _it
-from .layout import layout as _lay
+from . import layout as _lay
 from . import swizzle as _alg
 from .layout import coords as _coords
 from .layout.layout import Layout, LayoutLeft, LayoutRight, make_layout
