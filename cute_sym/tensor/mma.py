@@ -40,9 +40,11 @@ from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
 from ..core.integers import IMod, IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from ..swizzle import (
-    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide,
+    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
 )
-from .atoms.mma_traits import MMA_Traits
+from .atoms.mma_traits import MMA_Traits, sizeof_bits
+from .engine import Pointer, make_rmem_ptr, make_smem_ptr
+from .tensor import Tensor, make_fragment_like
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
            "partition_shape_C", "tile_shape"]
@@ -97,14 +99,12 @@ def _as_layout(x: Any, what: str) -> Layout:
 
 
 def _layout_of(x: Any, what: str) -> Layout:
-    """The layout of a tensor (its ``layout``) or a layout itself."""
-    if isinstance(x, Layout):
-        return x
-    lay = getattr(x, "layout", None)
-    if callable(lay):
-        lay = lay()
+    """The layout of a tensor, or a layout itself."""
+    lay = x.layout if isinstance(x, Tensor) else x
     if isinstance(lay, Layout):
         return lay
+    if isinstance(x, Tensor):
+        raise LayoutError(f"{what}: a tensor over a {type(lay).__name__} is not supported (a plain layout is)")
     raise LayoutError(f"{what}: expected a Tensor or a Layout, got {type(x).__name__}")
 
 
@@ -407,10 +407,7 @@ class ThrMMA:
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
-        if isinstance(x, Layout):
-            return frag
-        from .tensor import make_tensor   # type: ignore[import-not-found]  # noqa: PLC0415
-        return make_tensor(x.data + base, frag)
+        return frag if isinstance(x, Layout) else Tensor(x.engine + base, frag)
 
     def partition_A(self, x: Any) -> Any:
         """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
@@ -501,8 +498,5 @@ def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> IntTuple:
 
 
 def _like(x: Any, layout: Layout) -> Any:
-    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s data."""
-    if isinstance(x, Layout):
-        return layout
-    from .tensor import make_tensor   # noqa: PLC0415
-    return make_tensor(x.data, layout)
+    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s engine."""
+    return layout if isinstance(x, Layout) else Tensor(x.engine, layout)
