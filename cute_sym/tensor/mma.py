@@ -35,7 +35,7 @@ from typing import Any, Optional, Union
 import sympy
 
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
+from ..core.int_tuple import IntTuple, _, congruent, fmt, leaves, unwrap, wrap
 from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from ..swizzle import (
@@ -75,6 +75,11 @@ class MMA_Atom(MMA_Traits):
             if not congruent(lay.shape, lay.stride):
                 raise RankError(f"MMA_Atom {self.name}: CuTe's {what} {lay} has a stride not congruent "
                                 "with its shape; no layout operation can use it")
+
+    def __str__(self) -> str:
+        """As CuTe's ``print(mma_atom)``."""
+        return (f"MMA_Atom\n  ThrID:      {self.ThrID}\n  Shape_MNK:  {fmt(self.Shape_MNK)}\n"
+                f"  LayoutA_TV: {self.ALayout}\n  LayoutB_TV: {self.BLayout}\n  LayoutC_TV: {self.CLayout}")
 
     @property
     def LayoutA_TV(self) -> Layout:
@@ -152,6 +157,24 @@ class TiledMMA:
 
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, {self.atom_layout_mnk})"
+
+    def __str__(self) -> str:
+        """As CuTe's ``print(tiled_mma)``.
+
+        >>> print(make_tiled_mma("SM80_8x8x4_F64F64F64F64_TN", (2, 1), (16, _, _)))
+        TiledMMA
+          ThrLayoutVMNK:  (_32,_2,_1,_1):(_1,_32,_0,_0)
+          PermutationMNK: (_16,_,_)
+        MMA_Atom
+          ThrID:      _32:_1
+          Shape_MNK:  (_8,_8,_4)
+          LayoutA_TV: ((_4,_8),_1):((_8,_1),_0)
+          LayoutB_TV: ((_4,_8),_1):((_8,_1),_0)
+          LayoutC_TV: ((_4,_8),_2):((_16,_1),_8)
+        """
+        perm = "(" + ",".join(str(p) if isinstance(p, Layout) else fmt(p) for p in self.permutation_mnk_) + ")"
+        return (f"TiledMMA\n  ThrLayoutVMNK:  {self.thr_layout_vmnk}\n  PermutationMNK: {perm}\n"
+                f"{self.atom}")
 
     def get_thr_layout_vmnk(self) -> Layout:
         """(ThrV,ThrM,ThrN,ThrK) -> thread index."""
@@ -329,6 +352,13 @@ class ThrMMA:
 
     def __repr__(self) -> str:
         return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
+
+    def __str__(self) -> str:
+        """As CuTe's ``print(thr_mma)`` (a coordinate of an extent-1 mode is a static ``_0``)."""
+        vmnk = self.tiled_mma.thr_layout_vmnk
+        crd = ",".join("_0" if size(vmnk[k]) == 1 else (str(c) if type(c) is int else fmt(c))
+                       for k, c in enumerate(self.thr_vmnk))
+        return f"ThrMMA\n  Thr VMNK: ({crd})\n{self.tiled_mma}"
 
     def _split(self, x: Any, op: str) -> tuple[Layout, Any]:
         """(the thread's values: (FrgV,RestI,RestJ,...), the offset of its first one)."""
