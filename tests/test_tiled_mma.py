@@ -187,6 +187,18 @@ def test_bad_arguments() -> None:
         mma.thrfrg_A(make_layout(16))
     with pytest.raises(LayoutError, match="Tensor or a Layout"):
         mma.get_slice(0).partition_A((16, 8))
+    with pytest.raises(LayoutError, match="static AtomLayoutMNK of positive extents"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (0, 2))
+    with pytest.raises(LayoutError, match="static AtomLayoutMNK"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", make_layout((Dyn("A"), 2)))
+    with pytest.raises(LayoutError, match="not a multiple of the atoms' 16"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2), (_, parse("_4:_1"), _))
+    with pytest.raises(RankError, match="not 0, 1 or 2"):
+        mma.tile_size_mnk(3)
+    with pytest.raises(LayoutError, match="expected a TiledMMA"):
+        partition_shape_C(None, (16, 8))  # type: ignore[arg-type]
+    with pytest.raises(LayoutError, match="expected a Layout or a shape"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", "2x2")
 
 
 def test_values_and_printing() -> None:

@@ -147,10 +147,17 @@ class TiledMMA:
             raise RankError(f"TiledMMA requires rank-3 AtomLayoutMNK, got {atom_layout_mnk}")
         if len(permutation_mnk) != 3:
             raise RankError(f"TiledMMA requires rank-3 PermutationMNK, got {permutation_mnk}")
+        if not atom_layout_mnk.is_static() or any(s < 1 for s in leaves(atom_layout_mnk.shape)):
+            raise LayoutError(f"TiledMMA requires a static AtomLayoutMNK of positive extents, got {atom_layout_mnk}")
         perms = tuple(_static_perm(p, i) for i, p in enumerate(permutation_mnk))
         for k, v in (("atom", atom), ("atom_layout_mnk", atom_layout_mnk), ("permutation_mnk_", perms),
                      ("thr_layout_vmnk", tiled_product(atom.ThrID, atom_layout_mnk))):
             object.__setattr__(self, k, v)
+        for i in range(3):      # a permutation reorders whole tiles of the atoms
+            step = size(atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
+            if self._tile(i) % step:
+                raise LayoutError(f"TiledMMA: the permutation of mode {i} spans {self._tile(i)} elements, "
+                                  f"not a multiple of the atoms' {step}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TiledMMA is immutable")
@@ -185,6 +192,8 @@ class TiledMMA:
         return wrap(size(self.thr_layout_vmnk))
 
     def _perm(self, i: int) -> Any:
+        if i not in (0, 1, 2):
+            raise RankError(f"TiledMMA: mode {i!r} of MNK is not 0, 1 or 2")
         p = self.permutation_mnk_[i]
         if p is _:
             return size(self.atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
@@ -506,6 +515,8 @@ def tile_shape(mma: TiledMMA) -> IntTuple:
 
 
 def _partition_shape(mma: TiledMMA, shape: Any, op: str) -> IntTuple:
+    if not isinstance(mma, TiledMMA):
+        raise LayoutError(f"partition_shape_{op}: expected a TiledMMA, got {type(mma).__name__}")
     thr = mma._thrfrg(make_layout(unwrap(shape)), op)
     rest = thr.shape[1][1]                                                # type: ignore[index]
     coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
