@@ -10,6 +10,8 @@ coordinates a layout takes:
 * a power-of-two stride folds into the shift and mask of its coordinate:
   ``((i >> 5) & 1) * 16`` is ``(i >> 1) & 16``, ``(i & 3) * 32`` is
   ``(i << 5) & 96``; coordinate fields with the same shift merge into one mask;
+  a field is printed mask first, ``(i & 28) >> 2`` (the same two operations,
+  which nvcc fuses with the following add into one ``LEA``/``LEA.HI``);
 * terms sharing a dynamic factor are factored (Horner): ``x*M + y*M*N`` is
   ``(x + y*N)*M``; equal subexpressions are computed once (temporaries);
 * the integer type is 32-bit when the bounds prove every value fits, 64-bit
@@ -23,7 +25,7 @@ form, the bar every emitted body meets.
 >>> print(emit(parse("(_4,_8):(_8,_1)"), "python"))
 def offset(i: int) -> int:
     \"\"\"Offset of the layout (_4,_8):(_8,_1) at the 1-D index i (0 <= i < 32).\"\"\"
-    return (i >> 2) + ((i << 3) & 24)
+    return (i >> 2) + ((i & 3) << 3)
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ from ..core.errors import LayoutError
 from .expr import dynamic_divisors, index_expr
 from ..core.int_tuple import iter_leaves, product
 from ..layout.layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
 from .dag import Node, _Dag, _I32, _leaves, lower
 
 
@@ -90,6 +93,23 @@ class _Printer:
             return str(n[1])
         return self.temps[n]
 
+    def _field(self, a: Node, b: Node) -> Optional[str]:
+        """A bit field ``(x >> s) & m`` written mask first, ``(x & (m << s)) >> s`` (and ``<<`` alike).
+
+        The same two operations on the same bits; nvcc fuses a masked value's
+        shift with the add that follows (one LEA / LEA.HI), not a shift's mask.
+        """
+        if b[0] != "c" or b[1] < 0 or a[0] not in (">>", "<<") or a in self.temps or a[2][0] != "c":
+            return None
+        x, s, m = a[1], a[2][1], b[1]
+        mask = m << s if a[0] == ">>" else m >> s
+        if mask >= _I32[1] or (a[0] == "<<" and (mask << s) != m):
+            return None
+        inner = self.expr(x, False)
+        if x[0] not in ("c", "v") and x not in self.temps:
+            inner = f"({inner})"
+        return f"({inner} & {mask}) {a[0]} {s}"
+
     def expr(self, n: Node, top: bool = True) -> str:
         if n[0] in ("c", "v") or (not top and n in self.temps):
             s = self.atom(n)
@@ -97,6 +117,9 @@ class _Printer:
         if n[0] == "neg":
             return f"-({self.expr(n[1], False)})"
         op, a, b = n
+        field = self._field(a, b) if op == "&" else None
+        if field is not None:
+            return field
         sym = "//" if op == "/" and self.lang in ("python", "numpy") else op
         left = self.expr(a, False)
         right = self.expr(b, False)
@@ -170,11 +193,13 @@ def _flat_str(e: Any) -> str:
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] = None) -> str:
+def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] = None,
+         index_type: Optional[str] = None) -> str:
     """Source code computing a layout's offset (or an index expression) in ``lang``.
 
     ``obj`` is a :class:`Layout` (its 1-D offset function, argument ``i``), a
-    sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
+    swizzled :class:`ComposedLayout` ``Sw<B,M,S> o O o L`` (the offset of ``L``
+    plus ``O``, then the swizzle's xor), a sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
     :func:`~cute_sym.codegen.expr.coord_expr`, or a tuple of them (several outputs).
     ``lang`` is one of
 
@@ -187,6 +212,11 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     * ``"numpy"``: a function vectorised over an array of indices;
     * ``"cute"``: CuTe C++ building the same layout (``Int<N>{}`` leaves),
       for a layout only.
+
+    ``index_type`` (``"int32"`` or ``"int64"``) sets ``T`` for C and CUDA
+    instead of the proof: ``"int32"`` is the caller's statement that every
+    value fits (as CuTe's ``int`` extents are), said in the comment; it is
+    refused when the bounds prove a value reaches 2^31.
 
     For an expression the index arguments are its non-negative symbols (in
     name order), the parameters the rest; ``params`` overrides the order of
@@ -203,7 +233,7 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     /* Offset of the layout ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) at the 1-D index i (0 <= i < 128).
        32-bit: every offset and intermediate value is proved below 2^31 */
     int32_t offset(int32_t i) {
-        return ((i >> 2) & 7) + ((i >> 3) & 8) + ((i >> 1) & 16) + ((i << 5) & 96);
+        return ((i & 28) >> 2) + ((i & 64) >> 3) + ((i & 32) >> 1) + ((i & 3) << 5);
     }
     >>> M = sympy.Symbol("M", integer=True, positive=True)
     >>> print(emit(parse("(_4,M):(M,_1)", {"M": M}), "cuda", name="f"))
@@ -213,6 +243,10 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     __device__ __forceinline__ int64_t f(int64_t i, int64_t M) {
         return (i >> 2) + ((i & 3) * M);
     }
+    >>> print(emit(parse("(_4,M):(M,_1)", {"M": M}), "cuda", index_type="int32").splitlines()[2:4])
+    ['   32-bit as asked (index_type="int32"): the caller guarantees every value is below 2^31 */', '__device__ __forceinline__ int32_t offset(int32_t i, int32_t M) {']
+    >>> print(emit(parse("Sw<2,2,3> o _0 o (_8,_32):(_32,_1)"), "c").splitlines()[-4:])
+    ['int32_t offset(int32_t i) {', '    const int32_t o = (i >> 3) + ((i & 7) << 5);', '    return o ^ ((o & 96) >> 3);', '}']
     >>> print(emit(parse("(_4,M):(_1,_4)"), "cute"))
     // (_4,M):(_1,_4)
     inline auto offset(int64_t M) {
@@ -223,9 +257,21 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         raise LayoutError(f"emit: unknown language {lang!r} (one of {', '.join(LANGS)})")
     if not _IDENT.match(name):
         raise LayoutError(f"emit: {name!r} is not an identifier")
+    if index_type not in (None, "int32", "int64"):
+        raise LayoutError(f"emit: index_type must be 'int32' or 'int64', got {index_type!r}")
     if lang == "cute":
         return _emit_cute(obj, name)
-    e, idx, prm, desc = _prepare(obj)
+    swz: Optional[Swizzle] = None
+    if isinstance(obj, ComposedLayout):
+        if not isinstance(obj.layout_a, Swizzle) or not isinstance(obj.layout_b, Layout):
+            raise LayoutError(f"emit: a composed layout must be a swizzle over a plain layout, got {obj}")
+        swz = obj.layout_a
+        e, idx, prm, desc = _prepare(obj.layout_b)
+        e = e + obj.offset if not (type(obj.offset) is int and obj.offset == 0) else e
+        desc = f"Offset of the swizzled layout {obj} at the 1-D index i" + desc.split("at the 1-D index i", 1)[1]
+        prm = sorted(set(prm) | {x.name for x in sympy.sympify(obj.offset).free_symbols})
+    else:
+        e, idx, prm, desc = _prepare(obj)
     args = idx + prm
     if params is not None:
         if sorted(params) != sorted(args):
@@ -240,8 +286,20 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     multi = isinstance(e, tuple)
     dyn = dynamic_divisors(_flat_tuple(e))
     flag = ("run-time division by " + ", ".join(str(x) for x in dyn)) if dyn else ""
+    final = None
+    if swz is not None:
+        o = "o" if "o" not in args else "o_"
+        sh = f">> {swz.shift}" if swz.shift >= 0 else f"<< {-swz.shift}"
+        final = (o, f"{o} ^ (({o} & {swz.yyy_msk}) {sh})")
     if lang in ("c", "cuda"):
         ctype, why = _ctype(dag, roots, args)
+        if index_type is not None:
+            if index_type == "int32" and ctype == "int64_t" and "reach" in why:
+                raise LayoutError("emit: index_type='int32' but a value is proved to reach 2^31")
+            if index_type == "int32" and ctype == "int64_t":
+                ctype, why = "int32_t", '32-bit as asked (index_type="int32"): the caller guarantees every value is below 2^31'
+            elif index_type == "int64":
+                ctype, why = "int64_t", '64-bit as asked (index_type="int64")'
         lines = ["#include <stdint.h>", f"/* {desc}."]
         if flag:
             lines.append(f"   {flag} (dynamic divisor: consider precomputed fast division)")
@@ -262,6 +320,9 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         if multi:
             for k, r in enumerate(roots):
                 lines.append(f"    out[{k}] = {pr.expr(r)};")
+        elif final is not None:
+            lines.append(f"    const {ctype} {final[0]} = {pr.expr(roots[0])};")
+            lines.append(f"    return {final[1]};")
         else:
             lines.append(f"    return {pr.expr(roots[0])};")
         lines.append("}")
@@ -287,6 +348,9 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     if multi:
         it = iter(roots)
         lines.append(f"    return {_nest(e, it, pr)}")
+    elif final is not None:
+        lines.append(f"    {final[0]} = {pr.expr(roots[0])}")
+        lines.append(f"    return {final[1]}")
     else:
         lines.append(f"    return {pr.expr(roots[0])}")
     return "\n".join(lines)
@@ -352,8 +416,15 @@ def _cute_type(t: Any, what: str) -> str:
 
 
 def _emit_cute(obj: Any, name: str) -> str:
+    if isinstance(obj, ComposedLayout) and isinstance(obj.layout_a, Swizzle) and isinstance(obj.layout_b, Layout):
+        inner = _emit_cute(obj.layout_b, name).splitlines()
+        sw = obj.layout_a
+        ret = inner[-2].replace("return cute::make_layout(", "return cute::composition(cute::Swizzle<"
+                                f"{sw.bits},{sw.base},{sw.shift}>{{}}, {_cute_leaf(obj.offset)}, cute::make_layout(")
+        return "\n".join([f"// {obj}"] + [ln for ln in inner[1:-2] if not ln.startswith("using ")]
+                         + [ret[:-1] + ");", inner[-1]])
     if not isinstance(obj, Layout):
-        raise LayoutError("emit(..., 'cute') takes a Layout")
+        raise LayoutError("emit(..., 'cute') takes a Layout or a swizzled ComposedLayout")
     s, d = obj._shape, obj._stride
     syms = sorted({x.name for x in iter_leaves((s, d)) if isinstance(x, sympy.Basic) for x in x.free_symbols})
     shape = _cute_tuple(s if isinstance(s, tuple) else (s,), "make_shape")
