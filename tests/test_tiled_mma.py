@@ -212,6 +212,10 @@ def test_values_and_printing() -> None:
     assert partition_shape_B(mma, (32, 32)) == (2, 4, 4)
     assert partition_shape_C(mma, (64, 32)) == ((2, 2), 2, 4)
     assert str(mma.permutation_mnk(0)) == "_32" and mma.get_thread_slice(3).thr_vmnk == (3, 0, 0, 0)
+    thr = mma.get_slice(3)       # a ThrMMA is also its TiledMMA, as in CuTe
+    assert thr.get_layoutC_TV() == mma.get_layoutC_TV() and thr.tile_shape() == mma.tile_shape()
+    with pytest.raises(AttributeError):
+        thr.no_such_thing
 
 
 @pytest.mark.parametrize("case", cases("views/tiled_mma"), ids=lambda c: c["id"])

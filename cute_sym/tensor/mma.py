@@ -129,6 +129,9 @@ class TiledMMA:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TiledMMA is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TiledMMA, (self.atom, self.atom_layout_mnk, self.permutation_mnk_))
+
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, {self.atom_layout_mnk})"
 
@@ -325,6 +328,15 @@ class ThrMMA:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ThrMMA is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ThrMMA, (self.tiled_mma, self.thr_idx))
+
+    def __getattr__(self, name: str) -> Any:
+        """The rest is the tiled MMA's (CuTe's ThrMMA derives from its TiledMMA): ``get_layoutA_TV``, ..."""
+        if name.startswith("__") or name in ThrMMA.__slots__:
+            raise AttributeError(name)
+        return getattr(self.tiled_mma, name)
 
     def __repr__(self) -> str:
         return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
