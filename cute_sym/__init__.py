@@ -449,10 +449,23 @@ __all__ = [
 
 # MMA atoms (CuTe's traits as data) and tiled MMAs
 from .tensor.atoms import MMA_Traits, Major, ScaleIn, mma_atom_names
-from .tensor.mma import (
-    MMA_Atom, ThrMMA, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C,
-    tile_shape,
-)
+from .tensor import mma as _mma
+from .tensor.mma import MMA_Atom, ThrMMA, TiledMMA
+
+
+@_api(_mma.make_tiled_mma, wrap=False, plain=False)
+def make_tiled_mma(atom: _Union[str, MMA_Traits, MMA_Atom], atom_layout: _Any = (1, 1, 1),
+                   permutations: _Any = None) -> TiledMMA: ...
+@_api(_mma.tile_shape)
+def tile_shape(mma: TiledMMA) -> IntTuple: ...
+@_api(_mma.partition_shape_A)
+def partition_shape_A(mma: TiledMMA, shape_mk: IntTuple) -> IntTuple: ...
+@_api(_mma.partition_shape_B)
+def partition_shape_B(mma: TiledMMA, shape_nk: IntTuple) -> IntTuple: ...
+@_api(_mma.partition_shape_C)
+def partition_shape_C(mma: TiledMMA, shape_mn: IntTuple) -> IntTuple: ...
+
+
 
 __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
