@@ -44,9 +44,12 @@ def _split_args(text: str, start: int = 0) -> list[tuple[str, int]]:
 
 
 def _parse_at(text: str, column: int) -> Any:
-    """``parse(text)``; an error's column is counted in the whole expression."""
+    """``parse(text)``; an error's column is counted in the whole expression. The name of an
+    MMA atom (``SM80_16x8x16_F16F16F16F16_TN``) stays a name."""
     import cute_sym
     from .core.errors import NotationError
+    if text.isidentifier() and text in cute_sym.mma_atom_names():
+        return text
     try:
         return cute_sym.parse(text)
     except NotationError as e:

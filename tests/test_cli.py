@@ -91,6 +91,11 @@ def test_cli_takes_a_negative_expression_without_dashes(expr: str, want: str, ca
     assert capsys.readouterr().out.replace(" ", "").startswith(want.replace(" ", ""))
 
 
+def test_cli_takes_an_mma_atom_by_name() -> None:
+    mma = evaluate_call("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN, (_2,_2))")
+    assert str(mma.tile_shape()) == "(_32,_16,_8)"
+
+
 def test_cli_still_refuses_an_unknown_option() -> None:
     with pytest.raises(SystemExit) as e:
         main(["--no-such-option", "_4:_1"])
