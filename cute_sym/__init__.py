@@ -423,7 +423,16 @@ def index_expr(layout: Layout, *coords: _Any) -> DynInt: ...
 def coord_expr(shape: _Union[Layout, IntTuple], index: _Any = None) -> IntTuple: ...
 @_api(_emit)
 def emit(obj: _Any, lang: str, name: str = "offset", params: _Optional[list[str]] = None) -> str: ...
-@_api(_evaluate)
+def _evaluate_checked(layout: _Any, bind: _Any = None) -> _Any:
+    try:
+        return _evaluate(layout, bind)
+    except LayoutError:
+        raise
+    except (MemoryError, ValueError) as e:   # NumPy cannot hold the table
+        raise LayoutError(f"evaluate: the table of {layout} does not fit in memory ({e})") from None
+
+
+@_api(_evaluate_checked)
 def evaluate(layout: Layout, bind: _Optional[_Mapping[_Any, _Any]] = None) -> "_NDArray[_np.int64]": ...
 
 
