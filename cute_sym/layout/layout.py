@@ -36,13 +36,8 @@ __all__ = [
     "make_layout",
     "make_ordered_layout",
     "make_layout_like",
-    "size",
     "cosize",
     "coshape",
-    "rank",
-    "depth",
-    "shape",
-    "stride",
     "get_path",
     "as_int_tuple",
     "MAX_NESTING",
@@ -374,7 +369,7 @@ def make_layout_like(layout: Layout) -> Layout:
     return make_ordered_layout(layout._shape, order)
 
 
-# ---------------------------------------------------------------- queries
+# ---------------------------------------------------------------- extents (the other queries are in queries.py)
 def get_path(x: Any, idx: tuple[Any, ...], what: str = "get") -> Any:
     """``get<I...>(x)``: mode ``I0`` of ``x``, then mode ``I1`` of that, ... (layouts and IntTuples).
 
@@ -397,90 +392,6 @@ def get_path(x: Any, idx: tuple[Any, ...], what: str = "get") -> Any:
         else:
             raise RankError(f"{what}: mode {i} out of range for an integer (rank 1)")
     return out
-
-
-def shape(x: Any, *idx: int) -> IntTuple:
-    """The shape of a layout (of its mode ``idx...``), or the IntTuple ``x`` (its element ``idx...``).
-
-    @post ``shape(L, i, j) == get(shape(L), i, j)`` (CuTe's ``shape<i,j>(L)``).
-
-    >>> L = make_layout((4, (2, 3)))
-    >>> shape(L), shape(L, 1), shape(L, 1, 0)
-    ((4, (2, 3)), (2, 3), 2)
-    """
-    x = get_path(x, idx, "shape")
-    return x.shape if isinstance(x, Layout) or hasattr(x, "_domain") else x
-
-
-def stride(x: Layout, *idx: int) -> IntTuple:
-    """The stride of a layout (of its mode ``idx...``; CuTe's ``stride<I...>(L)``).
-
-    >>> stride(make_layout((4, (2, 3))), 1)
-    (4, 8)
-    """
-    y = get_path(x, idx, "stride")
-    if not isinstance(y, Layout):
-        raise LayoutError(f"stride takes a Layout, got {type(x).__name__}")
-    return y.stride
-
-
-def size(x: Any, *idx: int) -> IntLike:
-    """Number of elements: product of the shape of a layout (of its mode ``idx...``), or of an IntTuple.
-
-    @post ``size(layout) == product(shape(layout))``, the size of the domain;
-          ``size(L, i, j) == size(get(L, i, j))`` (CuTe's ``size<i,j>(L)``);
-          static when every extent is static.
-
-    >>> size(make_layout((4, (2, 3)))), size((4, 5)), size(make_layout((4, (2, 3))), 1)
-    (24, 20, 6)
-    >>> from cute_sym.core.integers import Dyn
-    >>> size(make_layout((Dyn("M"), 4)))
-    4*M
-    """
-    if idx:
-        x = get_path(x, idx, "size")
-    if isinstance(x, Layout):
-        return product(x._shape)
-    f = getattr(x, "size", None)
-    if callable(f):
-        return f()
-    return product(_check_tuple(x, "IntTuple"))
-
-
-def rank(x: Any, *idx: int) -> int:
-    """Number of top-level modes (of mode ``idx...``).
-
-    @post ``len(shape)`` for a tuple shape, 1 for an integral one.
-
-    >>> rank(make_layout((4, (2, 3)))), rank(7), rank(make_layout((4, (2, 3))), 1)
-    (2, 1, 2)
-    """
-    if idx:
-        x = get_path(x, idx, "rank")
-    if isinstance(x, Layout):
-        return tuple_rank(x._shape)
-    f = getattr(x, "rank", None)
-    if callable(f):
-        return f()  # type: ignore[no-any-return]
-    return tuple_rank(_check_tuple(x, "IntTuple"))
-
-
-def depth(x: Any, *idx: int) -> int:
-    """Nesting depth of the shape (of mode ``idx...``; 0 for an integral shape).
-
-    @post 0 for an integer, else ``1 + max`` of the modes' depths.
-
-    >>> depth(make_layout((4, (2, 3)))), depth(7), depth((1, ((2,), 3))), depth((1, ((2,), 3)), 1)
-    (2, 0, 3, 2)
-    """
-    if idx:
-        x = get_path(x, idx, "depth")
-    if isinstance(x, Layout):
-        return tuple_depth(x._shape)
-    f = getattr(x, "depth", None)
-    if callable(f):
-        return f()  # type: ignore[no-any-return]
-    return tuple_depth(_check_tuple(x, "IntTuple"))
 
 
 def coshape(layout: Layout) -> IntTuple:

@@ -12,7 +12,8 @@ from ..core.int_tuple import (
 )
 from ..core.integers import IntLike
 from ..core.int_tuple import IntTuple
-from .layout import Layout, get_path, make_layout, rank, slice_
+from .layout import Layout, get_path, make_layout, slice_
+from .queries import rank
 
 __all__ = [
     "get",
