@@ -110,6 +110,12 @@ def upcast(layout: Layout, n: int) -> Layout:
     >>> print(upcast(parse("(_4,_8):(_1,_4)"), 2))
     (_2,_8):(_1,_2)
     """
+    return _upcast(layout, n, False)
+
+
+def _upcast(layout: Layout, n: int, cover: bool) -> Layout:
+    """upcast; ``cover``: a partial last vector counts as a whole one (CuTe's ``ceil_div``),
+    as recast_layout does between widths that do not divide each other."""
     _need_layout(layout, "upcast")
     n = _positive_count(n, "upcast")
 
@@ -120,7 +126,10 @@ def upcast(layout: Layout, n: int) -> Layout:
         if _is0(d):
             return s, d
         if type(d) is int or decide.prove("<", sabs(d), n) is not False:
-            return shape_div(s, shape_div(n, sabs(d))), shape_div(d, n)
+            q = shape_div(n, sabs(d))
+            if cover and type(s) is int and type(q) is int:
+                return -(-s // q), shape_div(d, n)
+            return shape_div(s, q), shape_div(d, n)
         if not decide.require("|", n, d, why="upcast"):
             raise LayoutError(f"upcast: stride {d} is not a multiple of {n}")
         return s, cdiv(d, n)
@@ -157,19 +166,19 @@ def downcast(layout: Layout, n: int) -> Layout:
 def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
     """Re-express ``layout`` from elements of ``old_bits`` to elements of ``new_bits``.
 
-    @pre ``old_bits, new_bits > 0`` and one divides the other (else :class:`LayoutError`
-         "Recast not supported"); the preconditions of :func:`upcast` / :func:`downcast`.
-    @post ``layout`` when the widths are equal; ``upcast(layout, new_bits // old_bits)``
-          when wider; ``downcast(layout, old_bits // new_bits)`` when narrower.
+    @pre ``old_bits, new_bits > 0``; the preconditions of :func:`upcast` / :func:`downcast`.
+    @post with ``new_bits / old_bits == num / den`` in lowest terms: ``layout`` when the
+          widths are equal; ``upcast(layout, num)`` when wider (``den == 1``);
+          ``downcast(layout, den)`` when narrower (``num == 1``); otherwise CuTe's
+          ``downcast<den>(upcast<num>(layout))`` where the upcast counts a partial last
+          vector as a whole one (``ceil_div``): each new element covers the old ones it
+          overlaps, not a bijection of bits.
 
     >>> from cute_sym.notation import parse
     >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 32, 8))
     (_16,_8):(_1,_16)
-    >>> try:
-    ...     recast_layout(parse("(_4,_8):(_1,_4)"), 16, 24)
-    ... except LayoutError as e:
-    ...     print(e)
-    Recast not supported: 16 bits to 24 bits
+    >>> print(recast_layout(parse("(_64):(_1)"), 24, 64))
+    (_24):(_1)
     >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 16, 32))
     (_2,_8):(_1,_2)
     """
@@ -185,5 +194,5 @@ def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
         return downcast(layout, den)
     if den == 1:
         return upcast(layout, num)
-    raise LayoutError(f"Recast not supported: {old_bits} bits to {new_bits} bits")
+    return downcast(_upcast(layout, num, True), den)
 

@@ -27,6 +27,7 @@ from ..algebra.complement import _complement as _plain_complement
 from ..algebra.composition import _composition_cute as _plain_composition_cute
 from .swizzle import Swizzle, make_swizzle, _static_int
 from .composed import ComposedLayout, make_composed_layout, _is_zero, _neg
+from . import casts as _casts
 
 
 
@@ -226,14 +227,44 @@ raked_product = _domain_op("raked_product")
 
 _DOMAIN = {name: globals()[name] for name in _DOMAIN_OPS}
 
-# Not (yet) defined on swizzled layouts: the plain operation refuses them.
+_plain_logical_product = logical_product
+
+
+def logical_product(block: Any, tiler: Any) -> Any:  # noqa: F811 (the swizzled tiler joins)
+    if isinstance(block, Layout) and isinstance(tiler, ComposedLayout):
+        return _casts.logical_product_swizzled(block, tiler)
+    return _plain_logical_product(block, tiler)
+
+
+logical_product.__doc__ = _plain.logical_product.__doc__
+_DOMAIN["logical_product"] = logical_product
+
+
+def tile_to_shape(block: Any, trg_shape: Any, order: Any = None) -> Any:
+    """CuTe's ``tile_to_shape``; a composed layout ``A o O o L`` tiles its inner layout:
+    ``A o O o tile_to_shape(L, trg_shape, order)``.
+
+    @pre as :func:`cute_sym.algebra.tile_to_shape` for the inner layout.
+    @post the outer function and offset are kept.
+
+    >>> from cute_sym.notation import parse
+    >>> print(tile_to_shape(parse("Sw<3,0,3> o _0 o (_8,_8):(_8,_1)"), (16, 8)))
+    Sw<3,0,3> o _0 o ((_8,_2),(_8,_1)):((_8,_64),(_1,_0))
+    """
+    args = (trg_shape,) if order is None else (trg_shape, order)
+    if isinstance(block, ComposedLayout):
+        return make_composed_layout(block.layout_a, block.offset, tile_to_shape(block.layout_b, *args))
+    return _plain.tile_to_shape(block, *args)
+
+
+# Swizzles pass through the casts and common vectors (swizzle.casts).
+max_common_layout = _casts.max_common_layout
+max_common_vector = _casts.max_common_vector
+upcast = _casts.upcast
+downcast = _casts.downcast
+recast_layout = _casts.recast_layout
+# Not defined on swizzled layouts: the plain operation refuses them.
 filter = _plain.filter
-tile_to_shape = _plain.tile_to_shape
-max_common_layout = _plain.max_common_layout
-max_common_vector = _plain.max_common_vector
 nullspace = _plain.nullspace
-upcast = _plain.upcast
-downcast = _plain.downcast
-recast_layout = _plain.recast_layout
 coalesce_shape = _plain.coalesce_shape
 zip_layouts = _plain.zip_layouts
