@@ -188,7 +188,7 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Lay
     ((_4,_4)):((_1,_4))
     """
     if not isinstance(block, Layout):
-        return _composed_dispatch("tile_to_shape", block, trg_shape)  # type: ignore[no-any-return]
+        return _composed_dispatch("tile_to_shape", block, trg_shape)
     trg_shape = unwrap(trg_shape)
     r = len(trg_shape) if type(trg_shape) is tuple else 1
     if block.rank() > r:

@@ -218,22 +218,20 @@ logical_divide = _domain_op("logical_divide")
 zipped_divide = _domain_op("zipped_divide")
 tiled_divide = _domain_op("tiled_divide")
 flat_divide = _domain_op("flat_divide")
-logical_product = _domain_op("logical_product")
+_logical_product_inner = _domain_op("logical_product")
 zipped_product = _domain_op("zipped_product")
 tiled_product = _domain_op("tiled_product")
 flat_product = _domain_op("flat_product")
 blocked_product = _domain_op("blocked_product")
 raked_product = _domain_op("raked_product")
 
-_DOMAIN = {name: globals()[name] for name in _DOMAIN_OPS}
-
-_plain_logical_product = logical_product
+_DOMAIN = {name: globals()[name] for name in _DOMAIN_OPS - {"logical_product"}}
 
 
-def logical_product(block: Any, tiler: Any) -> Any:  # noqa: F811 (the swizzled tiler joins)
+def logical_product(block: Any, tiler: Any) -> Any:
     if isinstance(block, Layout) and isinstance(tiler, ComposedLayout):
         return _casts.logical_product_swizzled(block, tiler)
-    return _plain_logical_product(block, tiler)
+    return _logical_product_inner(block, tiler)
 
 
 logical_product.__doc__ = _plain.logical_product.__doc__
