@@ -25,7 +25,8 @@ from ..layout.layout import Layout
 from .. import algebra as _plain
 from ..algebra.complement import _complement as _plain_complement
 from ..algebra.composition import _composition_cute as _plain_composition_cute
-from .swizzle import Swizzle, make_swizzle, _static_int
+from .swizzle import Swizzle, make_swizzle
+from .through import swizzle_through
 from .composed import ComposedLayout, make_composed_layout, _is_zero, _neg
 from . import casts as _casts
 
@@ -36,12 +37,10 @@ def compose_layout_swizzle(a: Layout, sw: Swizzle) -> Any:
     """CuTe's ``composition(Layout a, Swizzle sw)``: the swizzle moved through ``a``,
     ``composition(make_swizzle<a(yyy_msk), a(zzz_msk)>(), a)``.
 
-    @pre ``a`` has static strides and maps the YYY and ZZZ masks to masks of a valid swizzle.
-    @post ``result(i) == a(sw(i))`` for ``i < size(a)`` when ``a`` carries each YYY and
-          ZZZ bit to a single bit, in increasing order (e.g. a compact layout with
-          power-of-two extents that keeps the order of the bits inside each mask).
-          Like CuTe, only the images of the whole masks are checked: a layout that
-          permutes the bits inside a mask gets CuTe's (not pointwise) answer.
+    @pre the images of the masks are static and form a swizzle, and ``a`` carries the
+         swizzle's bits to bits (see :func:`swizzle_through`), else :class:`LayoutError`
+         (CuTe answers, but its answer is not ``a(sw(i))``).
+    @post ``result(i) == a(sw(i))`` for ``i < size(a)``.
 
     >>> from cute_sym.notation import parse
     >>> print(compose_layout_swizzle(parse("(_4,_4):(_4,_1)"), Swizzle(2, 0, 2)))
@@ -49,9 +48,7 @@ def compose_layout_swizzle(a: Layout, sw: Swizzle) -> Any:
     >>> print(compose_layout_swizzle(parse("(_8,_32):(_32,_1)"), Swizzle(2, 4, 3)))
     Sw<2,1,3> o _0 o (_8,_32):(_32,_1)
     """
-    y = _static_int(a(sw.yyy_msk), "composition(Layout, Swizzle): the image of the YYY mask")
-    z = _static_int(a(sw.zzz_msk), "composition(Layout, Swizzle): the image of the ZZZ mask")
-    return make_composed_layout(make_swizzle(y, z), 0, a)
+    return make_composed_layout(swizzle_through(a, sw), 0, a)
 
 
 def compose_swizzles(s0: Swizzle, s1: Swizzle) -> Swizzle:
@@ -67,9 +64,10 @@ def compose_swizzles(s0: Swizzle, s1: Swizzle) -> Swizzle:
     return make_swizzle(s0.yyy_msk ^ s1.yyy_msk, s0.zzz_msk ^ s1.zzz_msk)
 
 
-def _composition(lhs: Any, rhs: Any) -> Any:
+def _composition(lhs: Any, rhs: Any, strict: bool = False) -> Any:
     if isinstance(lhs, ComposedLayout):
-        return make_composed_layout(lhs.layout_a, lhs.offset, _composition_cute(lhs.layout_b, rhs))
+        inner = composition if strict else _composition_cute
+        return make_composed_layout(lhs.layout_a, lhs.offset, inner(lhs.layout_b, rhs))
     if isinstance(lhs, Swizzle):
         if isinstance(rhs, Swizzle):
             return compose_swizzles(lhs, rhs)
@@ -162,7 +160,7 @@ def _any_swizzled(*args: Any) -> bool:
 
 def composition(lhs: Any, rhs: Any) -> Any:
     if _any_swizzled(lhs, rhs):
-        return _composition(lhs, rhs)
+        return _composition(lhs, rhs, True)
     return _plain.composition(lhs, rhs)
 
 
