@@ -6,7 +6,7 @@ from typing import Any
 import sympy
 
 from ..core import decide
-from ..core.errors import LayoutError, RankError
+from ..core.errors import DivisibilityError, LayoutError, RankError
 from ..core.int_tuple import (
     _, unwrap, ceil_div, product, product_each,
 )
@@ -36,6 +36,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
     if isinstance(tiler, Layout):
         comp = _complement(block, _mul(product(block._shape), cosize(tiler)))
         rest = _composition_cute(comp, tiler)
+        _check_disjoint(block, tiler, comp, rest)
         return _mk((block._shape, rest._shape), (block._stride, rest._stride))
     if type(tiler) is tuple:
         return _transform_layout(block, tiler, logical_product, what="logical_product")
@@ -44,6 +45,35 @@ def logical_product(block: Any, tiler: Any) -> Any:
     if type(tiler) is int or isinstance(tiler, sympy.Expr):
         return logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
     return _composed_dispatch("logical_product", block, tiler)
+
+
+_CHECK_LIMIT = 1 << 20
+
+
+def _check_disjoint(block: Layout, tiler: Layout, comp: Layout, rest: Layout) -> None:
+    """``(block, rest)`` is injective when ``block`` and ``tiler`` are: CuTe's ``rest`` is
+    ``comp o tiler`` mode by mode, which is ``comp(tiler(i))`` unless a tiler mode steps
+    unevenly across the complement's modes; then the copies of the block may overlap.
+    Checked on static layouts (pointwise first, the full image only where that fails)."""
+    if not (block.is_static() and tiler.is_static() and rest.is_static()):
+        return
+    n = product(tiler._shape)
+    if type(n) is not int or n > _CHECK_LIMIT:
+        return
+    if all(rest(i) == comp(tiler(i)) for i in range(n)):
+        return
+    m = product(block._shape)
+    if type(m) is not int or m * n > _CHECK_LIMIT:
+        return
+    a = [block(i) for i in range(m)]
+    b = [tiler(i) for i in range(n)]
+    if len(set(a)) != m or len(set(b)) != n:
+        return
+    seen = {x + rest(j) for j in range(n) for x in a}
+    if len(seen) != m * n:
+        raise DivisibilityError(
+            f"logical_product: the tiler {tiler} steps unevenly across the complement {comp} of the "
+            f"block {block}: CuTe's {rest} is not complement(tiler(i)), and the copies of the block overlap")
 
 
 def zipped_product(block: Any, tiler: Any) -> Any:
