@@ -178,6 +178,10 @@ def left_inverse(layout: Any) -> Any:
     rs.append(order[-1][0])
     rd.append(order[-1][2])
     result = _coalesce_flat(rs, rd)
+    for x in leaves(result._shape):
+        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+            raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
+                              f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
     if overlap:
         _check_generalized_inverse(layout, result, overlap)
     return result
