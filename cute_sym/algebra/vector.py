@@ -5,9 +5,9 @@ from typing import Any
 
 
 from ..core import decide
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, UndecidableError
 from ..core.int_tuple import (
-    unwrap, cdiv, compact_major, iter_leaves, sabs, shape_div,
+    unwrap, cdiv, compact_major, fmt, iter_leaves, sabs, shape_div,
 )
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk
@@ -33,6 +33,7 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
         return _composition_cute(inv_b, _mk(s0, d0))  # type: ignore[no-any-return]
+    _symbolic_run(s0, d0, "max_common_layout")
     return _mk(1, 0)
 
 
@@ -51,7 +52,18 @@ def max_common_vector(a: Layout, b: Layout) -> IntLike:
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
         return s0
+    _symbolic_run(s0, d0, "max_common_vector")
     return 1
+
+
+def _symbolic_run(s0: Any, d0: Any, what: str) -> None:
+    """A contiguous run whose length is a formula: CuTe's answer (the run or nothing) hangs on
+    whether its type is static, which a formula does not say; name the fact instead."""
+    if type(d0) is int and d0 == 1 and type(s0) is not int and not (type(s0) is int and s0 == 1):
+        raise UndecidableError(
+            f"{fmt(s0)} is a static integer",
+            f"{what}: the common contiguous run has the symbolic length {fmt(s0)}; CuTe keeps a run only "
+            f"when its length is static (needs {fmt(s0)} to be a known integer)")
 
 
 def nullspace(layout: Layout) -> Layout:
