@@ -194,7 +194,7 @@ class Guards:
     def __init__(self) -> None:
         # each entry is a disjunction of alternatives (most often just one)
         self._entries: list[tuple[Alt, ...]] = []
-        self._keys: set[tuple[Any, ...]] = set()
+        self._keys: set[frozenset[Any]] = set()
         self._facts: tuple[Fact, ...] = ()
         self._simplified: Optional[list[sympy.Basic]] = None
         self._kept: list[int] = []      # the entries behind the conditions
@@ -233,7 +233,8 @@ class Guards:
 
     def _record(self, alts: Sequence[tuple[Rel, IntLike, IntLike]]) -> None:
         entry = tuple((rel, _sym(a), _sym(b)) for rel, a, b in alts)
-        key = tuple(sorted((_fact_key(*alt) for alt in entry), key=repr))   # order does not matter
+        # order does not matter (a set, not a sort by repr: printing a large formula is slow)
+        key = frozenset(_fact_key(*alt) for alt in entry)
         if key in self._keys:
             return
         self._keys.add(key)
