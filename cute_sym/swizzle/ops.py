@@ -45,8 +45,8 @@ def compose_layout_swizzle(a: Layout, sw: Swizzle) -> Any:
     >>> from cute_sym.notation import parse
     >>> print(compose_layout_swizzle(parse("(_4,_4):(_4,_1)"), Swizzle(2, 0, 2)))
     Sw<2,0,-2> o _0 o (_4,_4):(_4,_1)
-    >>> print(compose_layout_swizzle(parse("(_8,_32):(_32,_1)"), Swizzle(2, 4, 3)))
-    Sw<2,1,3> o _0 o (_8,_32):(_32,_1)
+    >>> print(compose_layout_swizzle(parse("(_16,_32):(_32,_1)"), Swizzle(2, 4, 3)))
+    Sw<2,0,3> o _0 o (_16,_32):(_32,_1)
     """
     return make_composed_layout(swizzle_through(a, sw), 0, a)
 

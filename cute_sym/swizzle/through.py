@@ -6,12 +6,12 @@ flips to a bit of its own, with nothing else landing there; here the answer is
 checked, and a layout that does not carry the bits is refused.
 
 >>> from cute_sym.notation import parse
->>> print(swizzle_through(parse("(_8,_32):(_32,_1)"), Swizzle(2, 4, 3)))
-Sw<2,1,3>
+>>> print(swizzle_through(parse("(_16,_32):(_32,_1)"), Swizzle(2, 4, 3)))
+Sw<2,0,3>
 >>> swizzle_through(parse("(_4,_16):(_16,_1)"), Swizzle(3, 4, 3))
 Traceback (most recent call last):
 ...
-cute_sym.LayoutError: composition(Layout, Sw<3,4,3>): the layout does not carry the swizzle's bits to bits: a(Sw(2)) = 32 but Sw<3,0,2>(a(2)) = 36, so no swizzle after the layout is the same function
+cute_sym.LayoutError: composition(Layout, Sw<3,4,3>): the layout does not carry the swizzle's bits to bits: a(Sw(2)) = 32 but Sw<3,2,3>(a(2)) = 36, so no swizzle after the layout is the same function
 """
 from __future__ import annotations
 
