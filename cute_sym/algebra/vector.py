@@ -5,7 +5,7 @@ from typing import Any
 
 
 from ..core import decide
-from ..core.errors import LayoutError, UndecidableError
+from ..core.errors import LayoutError
 from ..core.int_tuple import (
     unwrap, cdiv, compact_major, fmt, iter_leaves, sabs, shape_div,
 )
@@ -33,8 +33,8 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
         return _composition_cute(inv_b, _mk(s0, d0))  # type: ignore[no-any-return]
-    _symbolic_run(s0, d0, "max_common_layout")
-    return _mk(1, 0)
+    n = _static_run(a, inv_b, s0, d0, "max_common_layout")
+    return _composition_cute(inv_b, _mk(n, 1)) if n > 1 else _mk(1, 0)
 
 
 def max_common_vector(a: Layout, b: Layout) -> IntLike:
@@ -52,18 +52,38 @@ def max_common_vector(a: Layout, b: Layout) -> IntLike:
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
         return s0
-    _symbolic_run(s0, d0, "max_common_vector")
-    return 1
+    inv_b = right_inverse(b)
+    return _static_run(a, inv_b, s0, d0, "max_common_vector")
 
 
-def _symbolic_run(s0: Any, d0: Any, what: str) -> None:
-    """A contiguous run whose length is a formula: CuTe's answer (the run or nothing) hangs on
-    whether its type is static, which a formula does not say; name the fact instead."""
-    if type(d0) is int and d0 == 1 and type(s0) is not int and not (type(s0) is int and s0 == 1):
-        raise UndecidableError(
-            f"{fmt(s0)} is a static integer",
-            f"{what}: the common contiguous run has the symbolic length {fmt(s0)}; CuTe keeps a run only "
-            f"when its length is static (needs {fmt(s0)} to be a known integer)")
+def _static_run(a: Layout, inv_b: Layout, s0: Any, d0: Any, what: str) -> int:
+    """The static part of a common run of symbolic length ``s0``, as CuTe has it: CuTe's
+    coalesce merges a static mode only with static ones, so its run starts with the
+    leading static run of ``a`` cut to the leading static run of ``right_inverse(b)``
+    (1 when either starts with a symbolic extent: CuTe's run is then dynamic and dropped).
+
+    @post ``result <= s0`` (proved, else :class:`UndecidableError` naming it), so the first
+          ``result`` elements are common.
+    """
+    if not (type(d0) is int and d0 == 1):
+        return 1
+    n = min(_leading_static(a), _leading_static(inv_b))
+    if n > 1 and not decide.require("<=", n, s0, why=f"{what} (the static part of the common run)"):
+        raise LayoutError(f"{what}: the common run {fmt(s0)} is shorter than its static part {n}")  # pragma: no cover
+    return n
+
+
+def _leading_static(L: Layout) -> int:
+    """Length of the contiguous run from offset 0 made of ``L``'s leading static modes."""
+    fs, fd = _flat(L)
+    n = 1
+    for s, d in zip(fs, fd):
+        if type(s) is int and s == 1:
+            continue
+        if type(s) is not int or type(d) is not int or d != n:
+            break
+        n *= s
+    return n
 
 
 def nullspace(layout: Layout) -> Layout:
