@@ -18,7 +18,7 @@ import math
 from typing import Any
 
 from ..core import decide
-from ..core.errors import DivisibilityError, LayoutError
+from ..core.errors import DivisibilityError, LayoutError, UndecidableError
 from ..core.int_tuple import unwrap
 from ..layout.layout import Layout, _mk
 from .. import algebra as _plain
@@ -261,6 +261,7 @@ def _as_int(x: Any, what: str) -> int:
     x = unwrap(x)
     if type(x) is int:
         return x
-    if decide.prove(">=", x, 0) is True and getattr(x, "is_Integer", False):
+    if getattr(x, "is_Integer", False):
         return int(x)
-    raise LayoutError(f"{what}: must be a static integer, got {x}")
+    raise UndecidableError(f"{x} is a static integer",
+                           f"{what} is {x}: a swizzle needs it static (needs {x} to be a known integer)")
