@@ -62,14 +62,21 @@ def _check_disjoint(block: Layout, tiler: Layout, comp: Layout, rest: Layout) ->
         return
     if all(rest(i) == comp(tiler(i)) for i in range(n)):
         return
+    b = [tiler(i) for i in range(n)]
+    r = [rest(i) for i in range(n)]
+    by_b = sorted(range(n), key=lambda i: b[i])
+    for i, j in zip(by_b, by_b[1:]):
+        if (b[i] < b[j]) != (r[i] < r[j]) or (b[i] == b[j]) != (r[i] == r[j]):
+            raise DivisibilityError(
+                f"logical_product: the tiler {tiler} steps unevenly across the complement {comp} of the "
+                f"block {block}: CuTe's {rest} is not complement(tiler(i)) and does not keep the tiler's order")
     m = product(block._shape)
     if type(m) is not int or m * n > _CHECK_LIMIT:
         return
     a = [block(i) for i in range(m)]
-    b = [tiler(i) for i in range(n)]
     if len(set(a)) != m or len(set(b)) != n:
         return
-    seen = {x + rest(j) for j in range(n) for x in a}
+    seen = {x + rj for rj in r for x in a}
     if len(seen) != m * n:
         raise DivisibilityError(
             f"logical_product: the tiler {tiler} steps unevenly across the complement {comp} of the "
