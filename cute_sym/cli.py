@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import Any, Optional, Sequence
 
-from .errors import LayoutError
+from .core.errors import LayoutError
 
 __all__ = ["main", "evaluate_call"]
 
@@ -61,15 +61,15 @@ def _text(result: Any) -> str:
     """CuTe notation for layouts and int tuples; readable formulas for a dynamic integer."""
     import sympy
     if isinstance(result, sympy.Basic):
-        from .notation import to_str
+        from .notation.notation import to_str
         return to_str(result)
     return str(result)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    from .layout import Layout
-    from .notation import subs
-    from .render import layout_table
+    from .layout.layout import Layout
+    from .notation.notation import subs
+    from .views.table import layout_table
     ap = argparse.ArgumentParser(prog="cute-sym", description=__doc__.split("\n")[0] if __doc__ else None)
     ap.add_argument("expr", nargs="?", default="logical_divide(_24:_2, _4:_2)",
                     help="a CuTe-notation call such as 'logical_divide(_24:_2, _4:_2)'")
@@ -88,7 +88,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ap.error(f"--bind {b!r}: expected NAME=INTEGER")
     try:
         if opts.guards:
-            from .decide import collect_guards
+            from .core.decide import collect_guards
             with collect_guards() as g:
                 result = evaluate_call(opts.expr)
             print(_text(result))
@@ -109,7 +109,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 except LayoutError as e:
                     print(f"(no table: {e})")
             elif shown.rank() == 1:
-                from .layout import make_layout
+                from .layout.layout import make_layout
                 try:
                     print(layout_table(make_layout(shown, make_layout(1, 0))), end="")
                 except LayoutError as e:
