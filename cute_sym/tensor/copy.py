@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from ..algebra import (
-    coalesce, composition, logical_product, raked_product, right_inverse, upcast, zip_layouts, zipped_divide,
+from ..core.errors import LayoutError, RankError
+from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
+from ..core.integers import IntLike
+from ..swizzle import (
+    ComposedLayout, coalesce, composition, logical_product, raked_product, right_inverse, upcast, zip_layouts, zipped_divide,
 )
-from ..errors import LayoutError, RankError
-from ..int_tuple import IntTuple, _, product_each, unwrap, wrap
-from ..integers import IntLike
 from ..layout import Layout, make_layout, prepend, shape as shape_of, size, slice_, slice_and_offset
 from .atoms.copy_atom import Copy_Atom
+
+LayoutLike = Union[Layout, ComposedLayout]
 
 __all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A",
            "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D", "tile_size"]
@@ -43,9 +45,27 @@ def _static_int(x: IntLike, what: str) -> int:
     return x
 
 
-def _unfold(layout: Layout) -> Layout:
+def _plain(r: Any) -> Layout:
+    """The algebra over plain layouts gives plain layouts (the TV maps are never swizzled)."""
+    if not isinstance(r, Layout):
+        raise LayoutError(f"expected a plain layout, got {r}")
+    return r
+
+
+def _compose(a: Layout, b: Any) -> Layout:
+    return _plain(composition(a, b))
+
+
+def _slice_and_offset(coord: Any, layout: LayoutLike) -> tuple[LayoutLike, IntLike]:
+    """CuTe's ``slice_and_offset``: a composed layout keeps the offset inside (its pointer offset is 0)."""
+    if isinstance(layout, ComposedLayout):
+        return layout(coord), 0
+    return slice_and_offset(coord, layout)
+
+
+def _unfold(layout: LayoutLike) -> LayoutLike:
     """``layout(make_coord(_,_), _)``: the two sub-modes of mode 0 become modes 0 and 1."""
-    return slice_(((_, _), _), layout)
+    return _slice_and_offset(((_, _), _), layout)[0]
 
 
 class TiledCopy(Copy_Atom):
@@ -134,15 +154,15 @@ class TiledCopy(Copy_Atom):
         t = self._tiler
         if type(t) is tuple:
             return tuple(x.shape if isinstance(x, Layout) else x for x in t)
-        return t.shape if isinstance(t, Layout) else t  # type: ignore[no-any-return]
+        return t.shape if isinstance(t, Layout) else t
 
     # ---- the TV algebra
     def _ref2src(self) -> Layout:
         # (src-thr, src-val) -> (ref-thr, ref-val)
-        return composition(right_inverse(self.ValLayoutRef), self.ValLayoutSrc)
+        return _compose(right_inverse(self.ValLayoutRef), self.ValLayoutSrc)
 
     def _ref2dst(self) -> Layout:
-        return composition(right_inverse(self.ValLayoutRef), self.ValLayoutDst)
+        return _compose(right_inverse(self.ValLayoutRef), self.ValLayoutDst)
 
     def thrval2mn(self, ref2trg: Layout) -> Layout:
         """((trg_tid, rest_tid), (trg_val, rest_val)) -> coordinate of the tile, for the
@@ -151,28 +171,28 @@ class TiledCopy(Copy_Atom):
         @post mode 0 is coalesced to one mode; mode 1 has the atom's values then the rest.
         """
         atom_layout_tv = zipped_divide(self.TiledLayout_TV, (self.AtomNumThr, self.AtomNumVal))
-        trg_layout_tv = composition(atom_layout_tv, (ref2trg, _))
-        return coalesce(zip_layouts(trg_layout_tv[0], trg_layout_tv[1]), (1, (1, 1)))
+        trg_layout_tv = _compose(atom_layout_tv, (ref2trg, _))
+        return _plain(coalesce(zip_layouts(trg_layout_tv[0], trg_layout_tv[1]), (1, (1, 1))))
 
-    def tile2thrfrg(self, layout: Layout, ref2trg: Layout) -> Layout:
+    def tile2thrfrg(self, layout: LayoutLike, ref2trg: Layout) -> LayoutLike:
         """``((TileM,TileN,...), (RestM,RestN,...))`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))``.
 
         @pre ``layout`` has rank 2 and its mode 0 is the tile ``Tiler_MN``.
         @post ``result(t, v, r) == layout(thrval2mn(t, v), r)``.
         """
-        if not isinstance(layout, Layout) or layout.rank() != 2:
+        if not isinstance(layout, (Layout, ComposedLayout)) or layout.rank() != 2:
             raise RankError(f"tile2thrfrg: expected a (tile, rest) layout of rank 2, got {layout}")
         return _unfold(composition(layout, (self.thrval2mn(ref2trg), _)))
 
-    def _tidfrg(self, layout: Any, ref2trg: Layout, what: str) -> Layout:
-        if not isinstance(layout, Layout):
+    def _tidfrg(self, layout: Any, ref2trg: Layout, what: str) -> LayoutLike:
+        if not isinstance(layout, (Layout, ComposedLayout)):
             raise LayoutError(f"{what}: expected a Layout, got {type(layout).__name__} (use ThrCopy for tensors)")
         tiler_rank = len(self._tiler) if type(self._tiler) is tuple else 1
         if layout.rank() < tiler_rank:
             raise RankError(f"{what}: Rank of tensor to be partitioned too small ({layout.rank()} < {tiler_rank}).")
         return self.tile2thrfrg(zipped_divide(layout, self._tiler), ref2trg)
 
-    def tidfrg_S(self, layout: Layout) -> Layout:
+    def tidfrg_S(self, layout: LayoutLike) -> LayoutLike:
         """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's source order.
 
         @pre ``rank(layout) >= rank(Tiler_MN)``.
@@ -186,7 +206,7 @@ class TiledCopy(Copy_Atom):
         """
         return self._tidfrg(layout, self._ref2src(), "tidfrg_S")
 
-    def tidfrg_D(self, layout: Layout) -> Layout:
+    def tidfrg_D(self, layout: LayoutLike) -> LayoutLike:
         """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's destination order.
 
         @pre ``rank(layout) >= rank(Tiler_MN)``.
@@ -195,7 +215,7 @@ class TiledCopy(Copy_Atom):
 
     def _layout_TV(self, ref2trg: Layout) -> Layout:
         ref = make_layout((self._tiler_shape(), 1))
-        return slice_((_, _, 0), self.tile2thrfrg(ref, ref2trg))
+        return slice_((_, _, 0), _plain(self.tile2thrfrg(ref, ref2trg)))
 
     def get_layoutS_TV(self) -> Layout:
         """(thr_idx, val_idx) -> coordinate of the tile (as an index of ``Tiler_MN``), source order.
@@ -223,12 +243,12 @@ class TiledCopy(Copy_Atom):
             raise LayoutError(f"retile: expected a Layout, got {type(layout).__name__}")
         r = layout.rank()
         v = _static_int(size(layout[0]) if r > 1 or type(layout.shape) is tuple else size(layout), "retile: size<0>")
-        inv = composition(right_inverse(self.TiledLayout_TV), make_layout(self._tiler_shape()))
+        inv = _compose(right_inverse(self.TiledLayout_TV), make_layout(self._tiler_shape()))
         frg_layout_mn = upcast(inv, self.TiledNumThr * v)  # (m,n) -> v_idx
         frg_layout_v = zipped_divide(logical_product(make_layout(v), right_inverse(frg_layout_mn)),
                                      make_layout(self.AtomNumVal))  # (atom_vals, rest_vals) -> (v,m,n)
         t_layout = zipped_divide(layout, prepend(make_layout(product_each(shape_of(frg_layout_mn))), make_layout(v)).shape)
-        v_layout = composition(t_layout, (frg_layout_v, _))
+        v_layout = _compose(t_layout, (frg_layout_v, _))
         coord = (0,) + (_,) * (r - 1) if r > 1 else 0
         return slice_((_, coord), v_layout)
 
@@ -272,20 +292,40 @@ class ThrCopy:
     def __repr__(self) -> str:
         return f"ThrCopy({self.thr_idx}, {self.tiled_copy!r})"
 
-    def _slice(self, tv: Layout, rank: int) -> tuple[Layout, IntLike]:
-        rest = (_,) * rank if rank > 1 else _
-        return slice_and_offset((self.thr_idx, _, rest), tv)
+    def _slice(self, tv: LayoutLike, rank: int) -> tuple[LayoutLike, IntLike]:
+        # thr_tensor(thr_idx, _, repeat<rank>(_))
+        return _slice_and_offset((self.thr_idx, _, (_,) * rank if rank > 1 else _), tv)
 
-    def partition_S_layout(self, layout: Layout) -> tuple[Layout, IntLike]:
-        """``(layout of this thread's source partition, its offset)`` of a tensor laid out by ``layout``."""
+    def partition_S_layout(self, layout: LayoutLike) -> tuple[LayoutLike, IntLike]:
+        """This thread's source partition of a tensor laid out by ``layout``: ``(layout, offset)``,
+        ``layout`` of shape ``(CPY_V, CPY_M, CPY_N, ...)`` and ``offset`` the index of its first
+        element (a formula in ``thr_idx`` when that is symbolic).
+
+        @pre ``rank(layout) >= rank(Tiler_MN)``.
+        @post ``offset + result(v, m, n) == tidfrg_S(layout)(thr_idx, v, (m, n))``.
+
+        >>> from cute_sym.notation import parse
+        >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
+        >>> lay, off = tc.get_slice(9).partition_S_layout(parse("(_8,_32):(_32,_1)"))
+        >>> print(lay, off)
+        ((_2,_1),_2,_2):((_1,_0),_128,_16) 34
+        """
         return self._slice(self.tiled_copy.tidfrg_S(layout), _rank(layout))
 
-    def partition_D_layout(self, layout: Layout) -> tuple[Layout, IntLike]:
-        """``(layout of this thread's destination partition, its offset)``."""
+    def partition_D_layout(self, layout: LayoutLike) -> tuple[LayoutLike, IntLike]:
+        """This thread's destination partition of a tensor laid out by ``layout``: ``(layout, offset)``."""
         return self._slice(self.tiled_copy.tidfrg_D(layout), _rank(layout))
 
+    def retile_S_layout(self, layout: Layout) -> Layout:
+        """``retile_S`` on a layout: :meth:`TiledCopy.retile`."""
+        return self.tiled_copy.retile(layout)
 
-def _rank(layout: Layout) -> int:
+    def retile_D_layout(self, layout: Layout) -> Layout:
+        """``retile_D`` on a layout: :meth:`TiledCopy.retile`."""
+        return self.tiled_copy.retile(layout)
+
+
+def _rank(layout: LayoutLike) -> int:
     return layout.rank() if type(layout.shape) is tuple else 1
 
 
@@ -325,7 +365,7 @@ def make_tiled_copy(copy_atom: Copy_Atom, thr_layout: Union[Layout, IntTuple],
     if not (thr.is_static() and val.is_static()):
         raise LayoutError("make_tiled_copy: thr_layout and val_layout must be static")
     layout_mn = raked_product(thr, val)
-    layout_tv = composition(right_inverse(layout_mn), make_layout((size(thr), size(val))))
+    layout_tv = _compose(right_inverse(layout_mn), make_layout((size(thr), size(val))))
     tiler = product_each(layout_mn.shape)
     return make_tiled_copy_impl(copy_atom, layout_tv, tiler)
 
@@ -334,7 +374,7 @@ def _tile_size_mnk(mma: Any, i: int) -> IntLike:
     f = getattr(mma, "tile_size_mnk", None)
     if f is None:
         raise LayoutError(f"expected a TiledMMA, got {type(mma).__name__}")
-    return f(i)  # type: ignore[no-any-return]
+    return f(i)
 
 
 def make_tiled_copy_A(copy_atom: Copy_Atom, mma: Any) -> TiledCopy:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Union
 
-from ...algebra import recast_layout
-from ...errors import LayoutError
+from ...core.errors import LayoutError
+from ...swizzle import recast_layout
 from ...layout import Layout, size
 from .copy_traits import CopyTraits, Copy_Traits
 from .copy_types import sizeof_bits, type_name
@@ -48,7 +48,7 @@ class Copy_Atom:
     >>> Copy_Atom("SM75_U32x1_LDSM_N", "double")
     Traceback (most recent call last):
     ...
-    cute_sym.errors.LayoutError: Copy_Atom<SM75_U32x1_LDSM_N, double>: CopyOperation is not valid for Dst of ValType.
+    cute_sym.LayoutError: Copy_Atom<SM75_U32x1_LDSM_N, double>: CopyOperation is not valid for Dst of ValType.
     """
     __slots__ = ("Traits", "ThrID", "BitLayoutSrc", "BitLayoutDst", "BitLayoutRef", "ValType",
                  "ValLayoutSrc", "ValLayoutDst", "ValLayoutRef", "NumValSrc", "NumValDst")

@@ -4,7 +4,7 @@
 The facts are one table (:data:`COPY_TRAITS`, transcribed from
 ``cute/atom/copy_traits*.hpp`` and the ``static_assert``s of ``cute/arch/copy*.hpp``),
 read by one mechanism, :func:`Copy_Traits`. A templated operation's layouts are
-text with ``{S}``/``{D}`` standing for the bit widths of its type arguments.
+nested tuples with ``"S"``/``"D"`` standing for the bit widths of its type arguments.
 
 >>> t = Copy_Traits("SM75_U32x4_LDSM_N")
 >>> print(t.ThrID, t.SrcLayout, t.DstLayout, t.RefLayout is t.DstLayout)
@@ -14,94 +14,102 @@ _32:_1 (_32,_128):(_128,_1) (_32,(_32,_4)):(_32,(_1,_1024)) True
 """
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
-from ...errors import LayoutError
-from ...layout import Layout
-from ...notation import parse
+from ...core.errors import LayoutError
+from ...layout import Layout, make_layout
 from .copy_types import sizeof_bits, type_name
 
 __all__ = ["COPY_TRAITS", "COPY_ALIASES", "CopyTraits", "Copy_Traits", "split_op_name"]
 
 
+# A layout of the table: (shape, stride), CuTe's Layout<Shape<...>, Stride<...>> as nested tuples;
+# the strings "S" and "D" stand for the bit widths of the type arguments.
+_Lay = tuple[Any, Any]
+
+
 class _Entry(NamedTuple):
     params: str                 # "": no template arguments; "types": <S[,D=S]>; "bits": <N>
-    thr_id: str
-    src: str                    # (src-thr, src-val) -> bit
-    dst: str                    # (dst-thr, dst-val) -> bit
+    thr_id: _Lay
+    src: _Lay                   # (src-thr, src-val) -> bit
+    dst: _Lay                   # (dst-thr, dst-val) -> bit
     ref: str                    # "src" or "dst": the layout RefLayout names
     widths: tuple[int, ...] = ()  # the widths S (or N) may have; () means any
     min_width: int = 1          # the least width of S and D
     same_width: bool = False    # sizeof(S) == sizeof(D) required
 
 
-_ONE_THREAD_S = "(_1,{S}):(_0,_1)"
-_ONE_THREAD_D = "(_1,{D}):(_0,_1)"
+_ONE: _Lay = (1, 0)                                   # Layout<_1>
+_WARP: _Lay = (32, 1)                                 # Layout<_32>
+_ONE_THREAD_S: _Lay = ((1, "S"), (0, 1))              # Layout<Shape<_1, Int<sizeof_bits<S>>>>
+_ONE_THREAD_D: _Lay = ((1, "D"), (0, 1))
 
-# cute/atom/copy_traits_sm75.hpp: ldmatrix. (src is 128-bit rows in smem, dst is registers.)
-_LDSM_SRC_X1 = "((_8,_4),_128):((_128,_0),_1)"
-_LDSM_SRC_X2 = "((_16,_2),_128):((_128,_0),_1)"
-_LDSM_SRC_X4 = "(_32,_128):(_128,_1)"
-_LDSM_N_X1 = "(_32,_32):(_32,_1)"
-_LDSM_N_X2 = "(_32,(_32,_2)):(_32,(_1,_1024))"
-_LDSM_N_X4 = "(_32,(_32,_4)):(_32,(_1,_1024))"
-_LDSM_T_X2 = "((_4,_8),(_16,_2)):((_256,_16),(_1,_128))"
-_LDSM_T_X4 = "((_4,_8),(_16,_2,_2)):((_256,_16),(_1,_128,_1024))"
-_LDSM_T_X8 = "((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))"
+# cute/atom/copy_traits_sm75.hpp: ldmatrix (src: 128-bit rows of smem; dst: registers)
+_LDSM_SRC_X1: _Lay = (((8, 4), 128), ((128, 0), 1))
+_LDSM_SRC_X2: _Lay = (((16, 2), 128), ((128, 0), 1))
+_LDSM_SRC_X4: _Lay = ((32, 128), (128, 1))
+_LDSM_N_X1: _Lay = ((32, 32), (32, 1))
+_LDSM_N_X2: _Lay = ((32, (32, 2)), (32, (1, 1024)))
+_LDSM_N_X4: _Lay = ((32, (32, 4)), (32, (1, 1024)))
+_LDSM_T_X2: _Lay = (((4, 8), (16, 2)), ((256, 16), (1, 128)))
+_LDSM_T_X4: _Lay = (((4, 8), (16, 2, 2)), ((256, 16), (1, 128, 1024)))
+_LDSM_T_X8: _Lay = (((4, 8), (16, 2, 4)), ((256, 16), (1, 128, 1024)))
 # cute/atom/copy_traits_sm100.hpp: 8-bit transposing ldmatrix / stmatrix
-_U8_T_X4 = "((_4,_8),(_8,_2,_2)):((_256,_8),(_1,_128,_64))"
-_U8_T_X8 = "((_4,_8),(_8,_2,_2,_2)):((_256,_8),(_1,_128,_64,_1024))"
-_U8_T_X16 = "((_4,_8),(_8,_2,_2,_4)):((_256,_8),(_1,_128,_64,_1024))"
+_U8_T_X4: _Lay = (((4, 8), (8, 2, 2)), ((256, 8), (1, 128, 64)))
+_U8_T_X8: _Lay = (((4, 8), (8, 2, 2, 2)), ((256, 8), (1, 128, 64, 1024)))
+_U8_T_X16: _Lay = (((4, 8), (8, 2, 2, 4)), ((256, 8), (1, 128, 64, 1024)))
+_U8_T_SRC_X8: _Lay = (((2, 2, 4, 2), 128), ((128, 1024, 256, 0), 1))
+_U8_T_SRC_X16: _Lay = (((2, 2, 4, 2), 128), ((128, 1024, 256, 2048), 1))
+_VEC_256: _Lay = ((1, 256), (0, 1))
+_NONE: _Lay = ((1, 1), (0, 0))
+
+_CP_ASYNC = _Entry("types", _ONE, _ONE_THREAD_S, _ONE_THREAD_D, "src", widths=(32, 64, 128), same_width=True)
+_CP_ASYNC_128 = _CP_ASYNC._replace(widths=(128,))
 
 COPY_TRAITS: Mapping[str, _Entry] = {
     # cute/atom/copy_traits.hpp, cute/arch/copy.hpp
-    "UniversalCopy": _Entry("types", "_1:_0", _ONE_THREAD_S, _ONE_THREAD_D, "src", min_width=8),
-    "AutoVectorizingCopyWithAssumedAlignment": _Entry(
-        "bits", "_1:_0", "(_1,_1):(_0,_0)", "(_1,_1):(_0,_0)", "src", widths=(8, 16, 32, 64, 128)),
-    # cute/atom/copy_traits_sm80.hpp, cute/arch/copy_sm80.hpp: cp.async
-    "SM80_CP_ASYNC_CACHEALWAYS": _Entry("types", "_1:_0", _ONE_THREAD_S, _ONE_THREAD_D, "src",
-                                        widths=(32, 64, 128), same_width=True),
-    "SM80_CP_ASYNC_CACHEGLOBAL": _Entry("types", "_1:_0", _ONE_THREAD_S, _ONE_THREAD_D, "src",
-                                        widths=(128,), same_width=True),
-    "SM80_CP_ASYNC_CACHEALWAYS_ZFILL": _Entry("types", "_1:_0", _ONE_THREAD_S, _ONE_THREAD_D, "src",
-                                              widths=(32, 64, 128), same_width=True),
-    "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL": _Entry("types", "_1:_0", _ONE_THREAD_S, _ONE_THREAD_D, "src",
-                                              widths=(128,), same_width=True),
+    "UniversalCopy": _Entry("types", _ONE, _ONE_THREAD_S, _ONE_THREAD_D, "src", min_width=8),
+    "AutoVectorizingCopyWithAssumedAlignment": _Entry("bits", _ONE, _NONE, _NONE, "src",
+                                                      widths=(8, 16, 32, 64, 128)),
+    # cute/atom/copy_traits_sm80.hpp; widths from the static_asserts of cute/arch/copy_sm80.hpp
+    "SM80_CP_ASYNC_CACHEALWAYS": _CP_ASYNC,
+    "SM80_CP_ASYNC_CACHEGLOBAL": _CP_ASYNC_128,
+    "SM80_CP_ASYNC_CACHEALWAYS_ZFILL": _CP_ASYNC,
+    "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL": _CP_ASYNC_128,
     # cute/atom/copy_traits_sm50.hpp: warp shuffles
-    "SM50_Shuffle_U32_2x2Trans_XOR1": _Entry(
-        "", "_32:_1", "(_32,_64):(_64,_1)", "((_2,_16),(_32,_2)):((_32,_128),(_1,_64))", "src"),
-    "SM50_Shuffle_U32_2x2Trans_XOR4": _Entry(
-        "", "_32:_1", "(_32,_64):(_64,_1)", "((_4,_2,_4),(_32,_2)):((_64,_32,_512),(_1,_256))", "src"),
-    # cute/atom/copy_traits_sm75.hpp: ldmatrix, movmatrix
-    "SM75_U32x1_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X1, _LDSM_N_X1, "dst"),
-    "SM75_U32x2_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X2, _LDSM_N_X2, "dst"),
-    "SM75_U32x4_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X4, _LDSM_N_X4, "dst"),
-    "SM75_U16x2_LDSM_T": _Entry("", "_32:_1", _LDSM_SRC_X1, _LDSM_T_X2, "dst"),
-    "SM75_U16x4_LDSM_T": _Entry("", "_32:_1", _LDSM_SRC_X2, _LDSM_T_X4, "dst"),
-    "SM75_U16x8_LDSM_T": _Entry("", "_32:_1", _LDSM_SRC_X4, _LDSM_T_X8, "dst"),
-    "SM75_U32x1_MOVM_T": _Entry("", "_32:_1", "(_32,_32):(_32,_1)", "(_32,_32):(_32,_1)", "dst"),
+    "SM50_Shuffle_U32_2x2Trans_XOR1": _Entry("", _WARP, ((32, 64), (64, 1)),
+                                             (((2, 16), (32, 2)), ((32, 128), (1, 64))), "src"),
+    "SM50_Shuffle_U32_2x2Trans_XOR4": _Entry("", _WARP, ((32, 64), (64, 1)),
+                                             (((4, 2, 4), (32, 2)), ((64, 32, 512), (1, 256))), "src"),
+    # cute/atom/copy_traits_sm75.hpp: ldmatrix, movmatrix; Ref = Dst
+    "SM75_U32x1_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X1, _LDSM_N_X1, "dst"),
+    "SM75_U32x2_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X2, _LDSM_N_X2, "dst"),
+    "SM75_U32x4_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X4, _LDSM_N_X4, "dst"),
+    "SM75_U16x2_LDSM_T": _Entry("", _WARP, _LDSM_SRC_X1, _LDSM_T_X2, "dst"),
+    "SM75_U16x4_LDSM_T": _Entry("", _WARP, _LDSM_SRC_X2, _LDSM_T_X4, "dst"),
+    "SM75_U16x8_LDSM_T": _Entry("", _WARP, _LDSM_SRC_X4, _LDSM_T_X8, "dst"),
+    "SM75_U32x1_MOVM_T": _Entry("", _WARP, _LDSM_N_X1, _LDSM_N_X1, "dst"),
     # cute/atom/copy_traits_sm90.hpp: stmatrix is ldmatrix with src and dst exchanged; Ref = Src
-    "SM90_U32x1_STSM_N": _Entry("", "_32:_1", _LDSM_N_X1, _LDSM_SRC_X1, "src"),
-    "SM90_U32x2_STSM_N": _Entry("", "_32:_1", _LDSM_N_X2, _LDSM_SRC_X2, "src"),
-    "SM90_U32x4_STSM_N": _Entry("", "_32:_1", _LDSM_N_X4, _LDSM_SRC_X4, "src"),
-    "SM90_U16x2_STSM_T": _Entry("", "_32:_1", _LDSM_T_X2, _LDSM_SRC_X1, "src"),
-    "SM90_U16x4_STSM_T": _Entry("", "_32:_1", _LDSM_T_X4, _LDSM_SRC_X2, "src"),
-    "SM90_U16x8_STSM_T": _Entry("", "_32:_1", _LDSM_T_X8, _LDSM_SRC_X4, "src"),
+    "SM90_U32x1_STSM_N": _Entry("", _WARP, _LDSM_N_X1, _LDSM_SRC_X1, "src"),
+    "SM90_U32x2_STSM_N": _Entry("", _WARP, _LDSM_N_X2, _LDSM_SRC_X2, "src"),
+    "SM90_U32x4_STSM_N": _Entry("", _WARP, _LDSM_N_X4, _LDSM_SRC_X4, "src"),
+    "SM90_U16x2_STSM_T": _Entry("", _WARP, _LDSM_T_X2, _LDSM_SRC_X1, "src"),
+    "SM90_U16x4_STSM_T": _Entry("", _WARP, _LDSM_T_X4, _LDSM_SRC_X2, "src"),
+    "SM90_U16x8_STSM_T": _Entry("", _WARP, _LDSM_T_X8, _LDSM_SRC_X4, "src"),
     # cute/atom/copy_traits_sm100.hpp
-    "SM100_LOAD_256bit_CACHE_NOALLOCATION": _Entry("", "_1:_0", "(_1,_256):(_0,_1)", "(_1,_256):(_0,_1)", "src"),
-    "SM100_STORE_256bit_CACHE_NOALLOCATION": _Entry("", "_1:_0", "(_1,_256):(_0,_1)", "(_1,_256):(_0,_1)", "src"),
-    "SM100_U8x8_LDSM_T": _Entry("", "_32:_1", "((_2,_2,_4,_2),_128):((_128,_1024,_256,_0),_1)", _U8_T_X8, "dst"),
-    "SM100_U8x16_LDSM_T": _Entry("", "_32:_1", "((_2,_2,_4,_2),_128):((_128,_1024,_256,_2048),_1)",
-                                 _U8_T_X16, "dst"),
-    "SM100_SU4_DU8x16_x1_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X1, _LDSM_N_X1, "dst"),
-    "SM100_SU6_DU8x16_x1_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X1, _LDSM_N_X1, "dst"),
-    "SM100_SU4_DU8x16_x2_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X2, _LDSM_N_X2, "dst"),
-    "SM100_SU6_DU8x16_x2_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X2, _LDSM_N_X2, "dst"),
-    "SM100_SU4_DU8x16_x4_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X4, _LDSM_N_X4, "dst"),
-    "SM100_SU6_DU8x16_x4_LDSM_N": _Entry("", "_32:_1", _LDSM_SRC_X4, _LDSM_N_X4, "dst"),
-    "SM100_U8x4_STSM_T": _Entry("", "_32:_1", _U8_T_X4, _LDSM_SRC_X1, "src"),
-    "SM100_U8x8_STSM_T": _Entry("", "_32:_1", _U8_T_X8, _LDSM_SRC_X2, "src"),
-    "SM100_U8x16_STSM_T": _Entry("", "_32:_1", _U8_T_X16, _LDSM_SRC_X4, "src"),
+    "SM100_LOAD_256bit_CACHE_NOALLOCATION": _Entry("", _ONE, _VEC_256, _VEC_256, "src"),
+    "SM100_STORE_256bit_CACHE_NOALLOCATION": _Entry("", _ONE, _VEC_256, _VEC_256, "src"),
+    "SM100_U8x8_LDSM_T": _Entry("", _WARP, _U8_T_SRC_X8, _U8_T_X8, "dst"),
+    "SM100_U8x16_LDSM_T": _Entry("", _WARP, _U8_T_SRC_X16, _U8_T_X16, "dst"),
+    "SM100_SU4_DU8x16_x1_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X1, _LDSM_N_X1, "dst"),
+    "SM100_SU6_DU8x16_x1_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X1, _LDSM_N_X1, "dst"),
+    "SM100_SU4_DU8x16_x2_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X2, _LDSM_N_X2, "dst"),
+    "SM100_SU6_DU8x16_x2_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X2, _LDSM_N_X2, "dst"),
+    "SM100_SU4_DU8x16_x4_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X4, _LDSM_N_X4, "dst"),
+    "SM100_SU6_DU8x16_x4_LDSM_N": _Entry("", _WARP, _LDSM_SRC_X4, _LDSM_N_X4, "dst"),
+    "SM100_U8x4_STSM_T": _Entry("", _WARP, _U8_T_X4, _LDSM_SRC_X1, "src"),
+    "SM100_U8x8_STSM_T": _Entry("", _WARP, _U8_T_X8, _LDSM_SRC_X2, "src"),
+    "SM100_U8x16_STSM_T": _Entry("", _WARP, _U8_T_X16, _LDSM_SRC_X4, "src"),
 }
 
 # cute/arch/copy.hpp: using-declarations
@@ -207,11 +215,14 @@ def _widths(entry: _Entry, head: str, args: tuple[str, ...], op: str) -> dict[st
     return {"S": s, "D": d}
 
 
-def _layout(text: str, widths: Mapping[str, int]) -> Layout:
-    lay = parse(text.format(**{k: f"_{v}" for k, v in widths.items()}))
-    if not isinstance(lay, Layout):
-        raise LayoutError(f"copy traits table: {text!r} is not a layout")
-    return lay
+def _fill(t: Any, widths: Mapping[str, int]) -> Any:
+    if type(t) is tuple:
+        return tuple(_fill(x, widths) for x in t)
+    return widths[t] if type(t) is str else t
+
+
+def _layout(entry: _Lay, widths: Mapping[str, int]) -> Layout:
+    return make_layout(_fill(entry[0], widths), _fill(entry[1], widths))
 
 
 def Copy_Traits(op: str) -> CopyTraits:
@@ -232,7 +243,7 @@ def Copy_Traits(op: str) -> CopyTraits:
     >>> Copy_Traits("SM80_CP_ASYNC_CACHEGLOBAL<uint64_t>")
     Traceback (most recent call last):
     ...
-    cute_sym.errors.LayoutError: SM80_CP_ASYNC_CACHEGLOBAL: sizeof_bits(S) = 64 is not supported (one of (128,))
+    cute_sym.LayoutError: SM80_CP_ASYNC_CACHEGLOBAL: sizeof_bits(S) = 64 is not supported (one of (128,))
     """
     head, args = split_op_name(op)
     if head in COPY_ALIASES and not args:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ...errors import LayoutError
+from ...core.errors import LayoutError
 
 __all__ = ["ELEMENT_BITS", "sizeof_bits", "type_name"]
 
@@ -72,7 +72,7 @@ def sizeof_bits(name: str) -> int:
     >>> sizeof_bits("quad_t")
     Traceback (most recent call last):
     ...
-    cute_sym.errors.LayoutError: unknown element type 'quad_t' (CuTe names such as half_t, float, int8_t, uint128_t)
+    cute_sym.LayoutError: unknown element type 'quad_t' (CuTe names such as half_t, float, int8_t, uint128_t)
     """
     key = type_name(name)
     bits = ELEMENT_BITS.get(key)
