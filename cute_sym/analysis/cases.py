@@ -93,6 +93,11 @@ class Cases(Generic[R]):
     ``at(K=72)`` is the result for one value of each symbol.
     """
     __slots__ = ("cases", "undecidable", "invalid", "_split", "_results")
+    cases: tuple[tuple[str, R], ...]
+    undecidable: tuple[tuple[str, str], ...]
+    invalid: tuple[tuple[str, str], ...]
+    _split: tuple[tuple[sympy.Symbol, int], ...]
+    _results: dict[tuple[int, ...], Union[R, str]]
 
     def __init__(self, cases: Sequence[tuple[str, R]], undecidable: Sequence[tuple[str, str]],
                  split: Sequence[tuple[sympy.Symbol, int]], results: dict[tuple[int, ...], Union[R, str]],
@@ -175,6 +180,13 @@ def _fresh(s: sympy.Symbol, m: int, r: int) -> Optional[sympy.Symbol]:
     return Dyn(f"{s.name}'", min=lo2, max=hi2, sign=sign)
 
 
+def _fresh_sure(s: sympy.Symbol, m: int, r: int) -> sympy.Symbol:
+    got = _fresh(s, m, r)
+    if got is None:   # excluded by _feasible
+        raise LayoutError(f"{s} % {m} == {r} is infeasible")
+    return got
+
+
 def _class_text(s: sympy.Symbol, m: int, residues: frozenset[int], feasible: Sequence[int]) -> str:
     """The residues ``residues`` of ``s`` modulo ``m`` (among ``feasible``) as few words say."""
     d = 1
@@ -230,7 +242,7 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
     invalid: dict[str, list[tuple[int, ...]]] = {}
     results: dict[tuple[int, ...], Union[R, str]] = {}
     for combo in itertools.product(*feas):
-        subst = {s: m * _fresh(s, m, r) + r for (s, m), r in zip(split, combo)}
+        subst = {s: m * _fresh_sure(s, m, r) + r for (s, m), r in zip(split, combo)}
         try:
             res = fn(Space(period, subst, swizzle, base))
         except Undecided as u:
