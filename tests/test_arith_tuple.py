@@ -8,8 +8,8 @@ import sympy
 from hypothesis import given, strategies as st
 
 import cute_sym as cs
-from cute_sym.errors import LayoutError
-from cute_sym.int_tuple import fmt
+from cute_sym import LayoutError
+from cute_sym.core.int_tuple import fmt
 from cute_sym.tensor.arith_tuple import (
     ArithmeticTuple, E, ScaledBasis, as_arithmetic_tuple, basis_get, coord_add, coord_sum, coprofile_of,
     make_basis_like,

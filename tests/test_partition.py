@@ -16,8 +16,8 @@ import sympy
 
 import cute_sym as cs
 from cute_sym import _, Layout, make_layout
-from cute_sym.errors import LayoutError
-from cute_sym.int_tuple import idx2crd, product, product_each
+from cute_sym import LayoutError
+from cute_sym.core.int_tuple import idx2crd, product, product_each
 
 from corpus import CONFORMANCE
 from test_static_path import _count_sympy

@@ -20,9 +20,9 @@ from typing import Any, Iterator, Union
 
 import sympy
 
-from ..errors import LayoutError
-from ..int_tuple import fmt
-from ..integers import IntLike
+from ..core.errors import LayoutError
+from ..core.int_tuple import fmt
+from ..core.integers import IntLike
 
 __all__ = [
     "ScaledBasis", "ArithmeticTuple", "E", "make_basis_like", "as_arithmetic_tuple", "basis_value",
@@ -383,7 +383,7 @@ def coprofile_of(strides: Any) -> Any:
     >>> coprofile_of((4, 1))
     0
     """
-    from ..int_tuple import leaves
+    from ..core.int_tuple import leaves
     total = coord_sum(leaves(strides))
 
     def zeros(x: Any) -> Any:

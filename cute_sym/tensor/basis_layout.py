@@ -30,11 +30,13 @@ from typing import Any, Optional
 
 import sympy
 
-from .. import algebra as _alg
-from .. import decide
-from ..errors import LayoutError, RankError
-from ..int_tuple import _, fmt, iter_leaves, leaves, unwrap, zip2_by
-from ..layout import Layout, _mk
+from ..algebra._util import _mul
+from ..algebra.composition import _compose_sd
+from ..swizzle import ops as _alg
+from ..core import decide
+from ..core.errors import LayoutError, RankError
+from ..core.int_tuple import _, fmt, iter_leaves, leaves, unwrap, zip2_by
+from ..layout.layout import Layout, _mk
 from .arith_tuple import ScaledBasis, make_basis_like
 
 __all__ = [
@@ -72,10 +74,10 @@ def _same_value(a: Any, b: Any) -> bool:
 def _merges(s: Any, d: Any, fd: Any) -> bool:
     """``s * d == fd`` with CuTe's basis equality (a basis never equals an integer)."""
     if isinstance(d, ScaledBasis) and isinstance(fd, ScaledBasis):
-        return d.modes == fd.modes and _same_value(_alg._mul(s, d.value), fd.value)
+        return d.modes == fd.modes and _same_value(_mul(s, d.value), fd.value)
     if isinstance(d, ScaledBasis) or isinstance(fd, ScaledBasis):
         return False
-    return _same_value(_alg._mul(s, d), fd)
+    return _same_value(_mul(s, d), fd)
 
 
 def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any, keep_static: bool) -> tuple[Any, Any]:
@@ -97,9 +99,9 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any, keep
         merge = False if keep_static and type(fs) is not int else _merges(s, d, fd)
         if merge:
             if rs is None:
-                ns, nd = _alg._mul(s, fs), d
+                ns, nd = _mul(s, fs), d
             else:
-                rs[-1], rd[-1] = _alg._mul(s, fs), d
+                rs[-1], rd[-1] = _mul(s, fs), d
         elif rs is None:
             rs, rd = [ns, s], [nd, d]
         else:
@@ -179,18 +181,18 @@ def _scale(r: Any, d: Any) -> Any:
         return 0
     if isinstance(d, ScaledBasis):
         return r * d
-    return _alg._mul(r, d)
+    return _mul(r, d)
 
 
 def _compose_flat(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool) -> tuple[Any, Any]:
     """CuTe's composition_impl on a coalesced basis lhs ``ls:ld`` (see the module text)."""
     if type(ls) is not tuple:
-        s1, d1 = _alg._compose_sd(ls, 1, rs, rd, strict)
+        s1, d1 = _compose_sd(ls, 1, rs, rd, strict)
         return s1, _map_leaves(d1, lambda r: _scale(r, ld))
     n = len(ls)
-    s1, d1 = _alg._compose_sd(ls, (1,) * n, rs, rd, strict)
+    s1, d1 = _compose_sd(ls, (1,) * n, rs, rd, strict)
     with decide.collect_guards():       # the same decisions as above: already made or recorded
-        s2, d2 = _alg._compose_sd(ls, tuple(range(2, n + 2)), rs, rd, False)
+        s2, d2 = _compose_sd(ls, tuple(range(2, n + 2)), rs, rd, False)
     if fmt(s1) != fmt(s2):  # pragma: no cover - the fold never reads lhs strides to choose a shape
         raise LayoutError(f"composition of a basis layout: the fold depends on the lhs strides ({fmt(s1)} vs {fmt(s2)})")
     d2_leaves = leaves(d2)
@@ -200,7 +202,7 @@ def _compose_flat(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool) -> tuple[Any
             out.append(0)
             continue
         tagged = d2_leaves[k]
-        js = [j for j in range(n) if _alg._mul(r, j + 2) == tagged]
+        js = [j for j in range(n) if _mul(r, j + 2) == tagged]
         if len(js) != 1:  # pragma: no cover - r != 0, so r*(j+2) names one j
             raise LayoutError(f"composition of a basis layout: cannot tell the lhs mode of stride {fmt(r)}")
         out.append(_scale(r, ld[js[0]]))

@@ -24,9 +24,9 @@ from typing import Any, Optional, Union
 
 import sympy
 
-from ..errors import LayoutError
-from ..int_tuple import fmt
-from ..integers import IntLike, as_int_like
+from ..core.errors import LayoutError
+from ..core.int_tuple import fmt
+from ..core.integers import IntLike, as_int_like
 from .arith_tuple import ArithmeticTuple, ScaledBasis, coord_add
 
 __all__ = [
@@ -51,7 +51,7 @@ def _add_offset(a: IntLike, b: Any) -> IntLike:
 def _offset_str(x: IntLike) -> str:
     if type(x) is int:
         return str(x)
-    from ..formula import formula_str
+    from ..core.formula import formula_str
     return formula_str(x)
 
 

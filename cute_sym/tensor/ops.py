@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import algebra as _alg
+from .. import swizzle as _alg
 from .. import layout as _lay
-from ..errors import LayoutError
+from ..layout.layout import _mk
+from ..core.errors import LayoutError
 from . import basis_layout as _b
 from .tensor import Tensor
 
@@ -102,7 +103,7 @@ def filter(x: Any, profile: Any = None) -> Any:
         if profile is not None:
             raise LayoutError("filter: a profile is not supported for basis layouts")
         s, d = _b._flat_coalesce(_b.filter_zeros(x), keep_static=True, keep_last=False)
-        return _lay._mk(s, d)
+        return _mk(s, d)
     return _alg.filter(x, profile)
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import LayoutError
-from ..int_tuple import _, crd2idx, idx2crd, product_each, unwrap
+from ..core.errors import LayoutError
+from ..core.int_tuple import _, crd2idx, idx2crd, product_each, unwrap
 from ..layout import Layout, dice as _layout_dice, rank as _rank
 from .ops import zipped_divide
 from .engine import make_gmem_ptr  # noqa: F401  (doctests)
