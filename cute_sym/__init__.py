@@ -183,3 +183,15 @@ __all__ = [
     "make_rmem_ptr", "make_identity_tensor", "make_identity_layout", "make_fragment_like", "make_coord_tensor",
     "make_basis_like", "make_tensor_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
 ]
+
+# MMA atoms (CuTe's traits as data) and tiled MMAs
+from .tensor.atoms import MMA_Traits, Major, ScaleIn, mma_atom_names
+from .tensor.mma import (
+    MMA_Atom, ThrMMA, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C,
+    tile_shape,
+)
+
+__all__ += [
+    "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
+    "partition_shape_A", "partition_shape_B", "partition_shape_C", "tile_shape",
+]
