@@ -14,7 +14,7 @@ from cute_sym.core.errors import LayoutError, RankError
 from cute_sym.core.int_tuple import _, leaves
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import Layout, make_layout, size
-from cute_sym.notation import parse
+from cute_sym.notation import parse, to_str
 from cute_sym.tensor.mma import (
     MMA_Atom, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C, tile_shape,
 )
@@ -153,7 +153,7 @@ def test_symbolic_offset_is_readable() -> None:
     tid = Dyn("tid", max=127, sign="nonnegative")
     K = Dyn("K", divisible_by=32)
     base = mma.get_slice(tid).offset_A(make_layout((128, K), (K, 1)))
-    assert str(base) == "K*((tid // 4) % 8) + 16*K*((tid // 32) % 2) + 2*(tid % 4)"
+    assert to_str(base) == "16*K*((tid//32)%2)+K*((tid//4)%8)+2*(tid%4)"
 
 
 def test_permutations() -> None:
@@ -210,3 +210,30 @@ def test_cute_partitions(case: dict) -> None:  # type: ignore[type-arg]
     a = case["args"]
     thr = make_tiled_mma(a["atom"], parse(a["atom_layout"])).get_slice(a["thr_idx"])
     assert str(getattr(thr, "partition_" + a["which"])(parse(a["tensor_layout"]))) == case["expect"]
+
+
+@pytest.mark.parametrize("atom, atom_layout, hi", [
+    ("SM70_8x8x4_F16F16F16F16_NN", (2, 1), 63),            # past the threads of the MMA: CuTe's coordinates
+    ("SM80_16x8x8_F16F16F16F16_TN", (2, 1), None),           # no bound at all
+])
+def test_symbolic_thread_index_past_the_threads(atom: str, atom_layout: Any, hi: Any) -> None:
+    mma = make_tiled_mma(atom, atom_layout)
+    tid = Dyn("tid", sign="nonnegative") if hi is None else Dyn("tid", max=hi, sign="nonnegative")
+    T = parse("(_64,_64):(_64,_1)")
+    for op in "ABC":
+        base = getattr(mma.get_slice(tid), f"offset_{op}")(T)
+        for t in range(0, 200 if hi is None else hi + 1, 5):
+            assert base.xreplace({tid: sympy.Integer(t)}) == getattr(mma.get_slice(t), f"offset_{op}")(T)
+
+
+def test_static_partition_makes_no_sympy() -> None:
+    from test_static_path import _count_sympy
+    sA = parse("(_128,_32):(_32,_1)")
+
+    def run() -> None:
+        mma = make_tiled_mma("SM70_8x8x4_F32F16F16F32_TT", (2, 2), (32, 32, 8))
+        mma.get_layoutA_TV(), mma.get_layoutB_TV(), mma.get_layoutC_TV(), partition_shape_C(mma, (64, 64))
+        for t in (0, 17, 63):
+            thr = mma.get_slice(t)
+            thr.partition_A(sA), thr.offset_A(sA), thr.partition_B(sA), thr.offset_C(sA)
+    assert _count_sympy(run) == []

@@ -9,7 +9,7 @@ values of thread ``tid``, ``get_layoutA_TV`` is the (thread, value) -> (m,k) map
 A worked GEMM tile: 128x128x32 with SM80's 16x8x16 HMMA, 2x2 atoms (128 threads). Each
 thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 
->>> from cute_sym.notation import parse
+>>> from cute_sym.notation import parse, to_str
 >>> from cute_sym.core.integers import Dyn
 >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
 >>> print(mma.get_thr_layout_vmnk(), mma.tile_shape())
@@ -24,8 +24,8 @@ thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 >>> [[mma.get_slice(t).offset_A(A) + frag(v) for v in range(8)] for t in (0, 1)]
 [[0, 1, 256, 257, 8, 9, 264, 265], [2, 3, 258, 259, 10, 11, 266, 267]]
 >>> tid = Dyn("tid", max=127, sign="nonnegative")
->>> print(mma.get_slice(tid).offset_A(A))     # one formula, for every thread
-2*(tid % 4) + 32*((tid // 4) % 8) + 512*((tid // 32) % 2)
+>>> print(to_str(mma.get_slice(tid).offset_A(A)))      # one formula, for every thread
+2*(tid%4)+512*((tid//32)%2)+32*((tid//4)%8)
 """
 from __future__ import annotations
 
@@ -34,13 +34,17 @@ from typing import Any, Optional, Union
 
 import sympy
 
-from ..algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
-from ..codegen.expr import FloorDiv, index_expr
+from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
 from ..core.integers import IMod, IntLike
 from ..layout import Layout, append, make_layout, size, slice_
-from .atoms.mma_traits import MMA_Traits
+from ..swizzle import (
+    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
+)
+from .atoms.mma_traits import MMA_Traits, sizeof_bits
+from .engine import Pointer, make_rmem_ptr, make_smem_ptr
+from .tensor import Tensor, make_fragment_like
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
            "partition_shape_C", "tile_shape"]
@@ -95,14 +99,12 @@ def _as_layout(x: Any, what: str) -> Layout:
 
 
 def _layout_of(x: Any, what: str) -> Layout:
-    """The layout of a tensor (its ``layout``) or a layout itself."""
-    if isinstance(x, Layout):
-        return x
-    lay = getattr(x, "layout", None)
-    if callable(lay):
-        lay = lay()
+    """The layout of a tensor, or a layout itself."""
+    lay = x.layout if isinstance(x, Tensor) else x
     if isinstance(lay, Layout):
         return lay
+    if isinstance(x, Tensor):
+        raise LayoutError(f"{what}: a tensor over a {type(lay).__name__} is not supported (a plain layout is)")
     raise LayoutError(f"{what}: expected a Tensor or a Layout, got {type(x).__name__}")
 
 
@@ -278,6 +280,37 @@ def _thrfrg(mma: TiledMMA, lay: Layout, op: str) -> Layout:
     return mma._thrfrg_uncached(lay, op)
 
 
+def _upper(x: Any) -> Optional[int]:
+    hi = bounds(x)[1]
+    return hi if type(hi) is int else None
+
+
+def _floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
+    """``(x // d) % s`` for a non-negative symbolic ``x`` (no ``% s`` when ``s`` is None), simplified by
+    the bound of ``x``: no division by 1, no modulo where ``x // d < s``, 0 where ``x < d``."""
+    hi = _upper(x)
+    if hi is not None and hi < d:
+        return sympy.S.Zero
+    q = x if d == 1 else sympy.floor(x / d)
+    if s is None or (hi is not None and hi < d * s):
+        return q
+    return IMod(q, s)
+
+
+def _formula(layout: Layout, x: Any) -> Any:
+    """``layout(x)`` for a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
+    coalesced layout (the last mode takes the rest), simplified by the bound of ``x``."""
+    lay = coalesce(layout)
+    S, D = list(leaves(lay.shape)), list(leaves(lay.stride))
+    out: Any = sympy.S.Zero
+    prefix = 1
+    for k, (sk, dk) in enumerate(zip(S, D)):
+        if not (type(dk) is int and dk == 0):
+            out += _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
+        prefix *= sk
+    return out
+
+
 def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
     """CuTe's ``vmnk.get_flat_coord(thr_idx)``: in each mode, the index of the coordinate
     ``(thr_idx // d) % s`` of every leaf ``s:d`` (0 for an extent 1), counted column-major."""
@@ -292,10 +325,7 @@ def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
             if type(s) is not int or type(d) is not int or d == 0:
                 raise LayoutError(f"get_slice: the thread layout {vmnk} must be static with non-zero strides "
                                   f"where the extent is not 1")
-            if type(thr_idx) is int:
-                c: Any = (thr_idx // d) % s
-            else:
-                c = IMod(FloorDiv(thr_idx, d), s)
+            c = (thr_idx // d) % s if type(thr_idx) is int else _floor_mod(thr_idx, d, s)
             idx = idx + c * prefix
             prefix *= s
         out.append(idx)
@@ -359,17 +389,25 @@ class ThrMMA:
         frag = slice_((0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _)), thr)
         i, j, _l = _MODES[op]
         c = self.thr_vmnk
-        crd = (c[0], (c[i + 1], c[j + 1]))                                # (ThrV,(ThrI,ThrJ))
+        thr0 = thr[0]                                                     # (ThrV,(ThrI,ThrJ)) -> offset
         if type(self.thr_idx) is int:
-            return frag, thr[0](crd)
-        return frag, index_expr(thr[0], crd)
+            return frag, thr0((c[0], (c[i + 1], c[j + 1])))
+        mma = self.tiled_mma
+        g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
+        hi = _upper(self.thr_idx)
+        if hi is None or hi >= size(g):           # past every thread: CuTe's coordinate, leaf by leaf
+            return frag, thr0((c[0], (c[i + 1], c[j + 1])))
+        # the offset as one layout of the thread index: thr0 over (V,M,N,K), the mode op does not span
+        # contributing nothing, after the thread index -> (V,M,N,K) map; then its formula
+        modes = [thr0[0], None, None, None]
+        modes[i + 1], modes[j + 1] = thr0[1][0], thr0[1][1]
+        other = ({1, 2, 3} - {i + 1, j + 1}).pop()
+        modes[other] = make_layout(size(mma.thr_layout_vmnk[other]), 0)
+        return frag, _formula(composition(make_layout(*modes), g), self.thr_idx)
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
-        if isinstance(x, Layout):
-            return frag
-        from .tensor import make_tensor   # type: ignore[import-not-found]  # noqa: PLC0415
-        return make_tensor(x.data + base, frag)
+        return frag if isinstance(x, Layout) else Tensor(x.engine + base, frag)
 
     def partition_A(self, x: Any) -> Any:
         """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
@@ -460,8 +498,5 @@ def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> IntTuple:
 
 
 def _like(x: Any, layout: Layout) -> Any:
-    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s data."""
-    if isinstance(x, Layout):
-        return layout
-    from .tensor import make_tensor   # noqa: PLC0415
-    return make_tensor(x.data, layout)
+    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s engine."""
+    return layout if isinstance(x, Layout) else Tensor(x.engine, layout)
