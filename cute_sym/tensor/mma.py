@@ -290,7 +290,7 @@ def _floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
     the bound of ``x``: no division by 1, no modulo where ``x // d < s``, 0 where ``x < d``."""
     hi = _upper(x)
     if hi is not None and hi < d:
-        return sympy.S.Zero
+        return 0
     q = x if d == 1 else sympy.floor(x / d)
     if s is None or (hi is not None and hi < d * s):
         return q
@@ -302,11 +302,11 @@ def _formula(layout: Layout, x: Any) -> Any:
     coalesced layout (the last mode takes the rest), simplified by the bound of ``x``."""
     lay = coalesce(layout)
     S, D = list(leaves(lay.shape)), list(leaves(lay.stride))
-    out: Any = sympy.S.Zero
+    out: Any = 0            # stays a static 0 where every stride is a static 0, as in CuTe
     prefix = 1
     for k, (sk, dk) in enumerate(zip(S, D)):
         if not (type(dk) is int and dk == 0):
-            out += _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
+            out = out + _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
         prefix *= sk
     return out
 
@@ -432,6 +432,62 @@ class ThrMMA:
     def offset_C(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first C value."""
         return self._split(x, "C")[1]
+
+    # ------------------------------------------------------------ fragments
+    def _fragment(self, x: Any, op: str) -> Any:
+        atom = self.tiled_mma.atom
+        part = self._partition(x, op)
+        lay = _layout_of(part, f"partition_fragment_{op}")
+        frg = getattr(atom, f"FrgType{op}")
+        if op == "C":        # accumulators: compact, never shaped after the input
+            out: Layout = make_layout(lay.shape)
+        elif frg.startswith("GMMA::smem_desc"):
+            return _descriptors(x, part, lay, frg, sizeof_bits(getattr(atom, f"ValType{op}")))
+        else:
+            frag_lay = make_fragment_like(lay).layout
+            assert isinstance(frag_lay, Layout)
+            out = frag_lay
+        return out if isinstance(x, Layout) else Tensor(make_rmem_ptr(f"frg{op}", frg), out)
+
+    def partition_fragment_A(self, x: Any) -> Any:
+        """CuTe's ``partition_fragment_A``: registers for the thread's A values (``make_fragment_like`` of
+        ``partition_A(x)``, element type ``FrgTypeA``); for a GMMA operand in shared memory, the tensor
+        of its descriptors: ``partition_A`` in units of 128 bits, mode 0 replaced by ``_1:_0``.
+        A layout in gives the fragment's layout.
+
+        >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+        >>> print(mma.get_slice(5).partition_fragment_A(make_layout((128, 32), (32, 1))))
+        ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8)
+        >>> gmma = make_tiled_mma("SM90_64x64x16_F16F16F16_SS<Major::K,Major::K>")
+        >>> print(gmma.get_slice(5).partition_fragment_A(make_layout((64, 64), (64, 1))))
+        (_1,_1,_4):(_0,_0,_2)
+        """
+        return self._fragment(x, "A")
+
+    def partition_fragment_B(self, x: Any) -> Any:
+        """As :meth:`partition_fragment_A`, for B."""
+        return self._fragment(x, "B")
+
+    def partition_fragment_C(self, x: Any) -> Any:
+        """CuTe's ``partition_fragment_C``: compact column-major registers of the shape of
+        ``partition_C(x)``, element type ``FrgTypeC``."""
+        return self._fragment(x, "C")
+
+
+def _descriptors(x: Any, part: Any, lay: Layout, frg: str, bits: int) -> Any:
+    """GMMA's view of a shared-memory operand: ``replace<0>(recast<uint128_t>(part).layout(), _1:_0)``."""
+    u = upcast(lay, 128 // bits)
+    out = make_layout(make_layout(1, 0), *[u[k] for k in range(1, u.rank())])
+    if isinstance(x, Layout):
+        return out
+    eng = part.engine
+    if not (isinstance(eng, Pointer) and eng.space == "smem"):
+        raise LayoutError("GMMA Descriptors can only be constructed on smem.")
+    off = eng.offset * bits
+    if type(off) is int and off % 128:
+        raise LayoutError(f"a GMMA descriptor starts on 128 bits: offset {eng.offset} of {bits}-bit values is not")
+    start = off // 128 if type(off) is int else off / 128
+    return Tensor(make_smem_ptr(eng.name, frg, start), out)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
