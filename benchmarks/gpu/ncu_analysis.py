@@ -104,6 +104,7 @@ nvcc -O2 -arch=sm_90 -o /tmp/ncu_bench ncu_bench.cu || exit 1
 /tmp/ncu_bench || exit 1
 ncu --csv --metrics %s /tmp/ncu_bench > "$O/ncu.csv" 2> "$O/ncu.err"; echo "ncu rc $?"
 tail -5 "$O/ncu.err"; wc -l "$O/ncu.csv"
+cuobjdump -sass /tmp/ncu_bench | grep -oE "(LDSM[.A-Z0-9]*|LDS[.A-Z0-9]*|LDG[.A-Z0-9]*)" | sort | uniq -c > "$O/sass.txt"; cat "$O/sass.txt"
 """ % ",".join(METRICS.values())
 
 
