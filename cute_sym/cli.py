@@ -67,6 +67,12 @@ def _text(result: Any) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    # ---- `cute-sym analyze ...`: the analyses' report (cute_sym/analysis/report.py)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["analyze"]:
+        from .analysis.report import analyze_main
+        return analyze_main(args[1:])
+    # ----
     from .layout.layout import Layout
     from .notation.notation import subs
     from .views.table import layout_table

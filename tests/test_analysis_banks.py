@@ -131,7 +131,7 @@ def test_symbolic_equals_concrete(k: int) -> None:
         return base if sw is None else ComposedLayout(sw, 0, base)
     sym = bank_conflicts(tv, lay(K), bits)  # type: ignore[arg-type]
     decided = undecided = 0
-    for kv in range(ncols, ncols + 160):
+    for kv in range(ncols, ncols + 100):
         try:
             want = bank_conflicts(tv, lay(kv), bits)  # type: ignore[arg-type]
         except LayoutError:
