@@ -28,7 +28,7 @@ Method
    text), so no result cached on an input object is reused; input building is
    outside the timed region. ``n`` is calibrated per call and implementation so
    that a batch lasts at least 200 us. cute_sym's memo caches
-   (``cute_sym.decide._prove_sym`` / ``_bounds``, when present) are cleared
+   (``cute_sym.core.decide._prove_sym`` / ``_bounds``, when present) are cleared
    before every batch. The time of a call is the median over its batches; a
    total is the sum of those per-call medians.
 3. **Symbolic pass** (cute_sym only). The same calls with every shape leaf of

@@ -3,7 +3,7 @@
 For each layout: the naive expansion ``sum_k Mod(floor(i/P_k), S_k) * D_k`` over
 the flattened (uncoalesced) modes, ``sympy.simplify`` of it, PyTorch Inductor's
 ``simplify_with_ranges`` (when torch imports; skipped otherwise), and
-``cute_sym.expr.index_expr`` with its emitted C body. Operation counts are
+``cute_sym.codegen.expr.index_expr`` with its emitted C body. Operation counts are
 arithmetic/bitwise operators with common subexpressions counted once; the
 ``canon`` column is the coalesced canonical form's count (the bar); ``C`` is
 the count of the body :func:`cute_sym.codegen.emit` writes.
@@ -29,8 +29,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 
 import cute_sym as cs
 from cute_sym.codegen import canonical_op_count, count_ops, emit
-from cute_sym.expr import FloorDiv, IMod, index_expr
-from cute_sym.int_tuple import iter_leaves
+from cute_sym.codegen.expr import FloorDiv, IMod, index_expr
+from cute_sym.core.int_tuple import iter_leaves
 from cute_sym.layout import Layout
 
 try:

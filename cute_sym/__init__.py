@@ -13,24 +13,24 @@ from typing import Any as _Any, Callable as _Callable, TypeVar as _TypeVar
 
 from sympy import SympifyError as _SympifyError
 
-from .errors import (
+from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
-from .integers import Dyn, DynSymbol, Int, IntLike, is_static
-from .decide import assume, collect_guards, prove
-from .int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
-from . import int_tuple as _it
-from . import layout as _lay
-from . import algebra as _alg
-from . import coords as _coords
-from .layout import Layout, LayoutLeft, LayoutRight, make_layout
+from .core.integers import Dyn, DynSymbol, Int, IntLike, is_static
+from .core.decide import assume, collect_guards, prove
+from .core.int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
+from .core import int_tuple as _it
+from .layout import layout as _lay
+from . import swizzle as _alg
+from .layout import coords as _coords
+from .layout.layout import Layout, LayoutLeft, LayoutRight, make_layout
 from .swizzle import ComposedLayout, Swizzle
-from .notation import parse, subs as _subs, to_str as _to_str
-from .render import layout_table as _layout_table, print_layout as _print_layout
-from .expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
-from .integers import IMod
-from .codegen import emit as _emit
-from .evaluate import evaluate as _evaluate
+from .notation.notation import parse, subs as _subs, to_str as _to_str
+from .views.table import layout_table as _layout_table, print_layout as _print_layout
+from .codegen.expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
+from .core.integers import IMod
+from .codegen.emit import emit as _emit
+from .codegen.evaluate import evaluate as _evaluate
 
 __version__ = "0.1.0"
 

@@ -22,7 +22,7 @@ import io
 import sys
 from typing import Any, Optional, Sequence, TextIO
 
-from .errors import LayoutError
+from .core.errors import LayoutError
 
 __all__ = ["main", "evaluate_call"]
 
@@ -79,9 +79,9 @@ FORMATS = ("text", "latex", "svg", "html")
 
 def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], out: TextIO) -> None:
     """The CuTe notation of the result, then CuTe's print_layout table when it has one."""
-    from .layout import Layout, make_layout
-    from .notation import subs
-    from .render import layout_table
+    from .layout.layout import Layout, make_layout
+    from .notation.notation import subs
+    from .views.table import layout_table
     from .swizzle import ComposedLayout
     if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
         out.write("\n")
@@ -129,7 +129,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         try:
             if opts.guards:
-                from .decide import collect_guards
+                from .core.decide import collect_guards
                 with collect_guards() as g:
                     result = evaluate_call(opts.expr)
             else:

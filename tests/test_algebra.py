@@ -721,7 +721,8 @@ def test_cast_arguments_are_checked() -> None:
 def test_logical_divide_one_mode_by_an_integer_sweep() -> None:
     """The fast path for one static mode divided by an integer (the tile of a tuple tiler)
     agrees with the general construction and with the post-condition."""
-    from cute_sym.algebra import _complement, _composition_cute
+    from cute_sym.algebra.complement import _complement
+    from cute_sym.algebra.composition import _composition_cute
     for s in range(2, 25):
         for d in (-3, -1, 1, 2, 5):
             for n in range(2, 30):

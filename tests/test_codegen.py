@@ -13,10 +13,10 @@ from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym.codegen import canonical_op_count, count_ops, emit, lower
-from cute_sym.errors import LayoutError
-from cute_sym.evaluate import evaluate
-from cute_sym.expr import index_expr
-from cute_sym.int_tuple import iter_leaves
+from cute_sym.core.errors import LayoutError
+from cute_sym.codegen.evaluate import evaluate
+from cute_sym.codegen.expr import index_expr
+from cute_sym.core.int_tuple import iter_leaves
 from cute_sym.layout import Layout, make_layout
 
 M = cs.Dyn("M")
@@ -177,7 +177,7 @@ def test_count_ops_and_lowering_agree() -> None:
     for L, _ in _all():
         src = emit(L, "c")
         roots, _dag = lower(index_expr(L))
-        from cute_sym.codegen import _Printer
+        from cute_sym.codegen.emit import _Printer
         assert count_ops(src) == _Printer(roots, "c", "t").ops, src
 
 
@@ -233,7 +233,7 @@ def test_emit_expressions_and_coords() -> None:
     ns: dict[str, Any] = {}
     exec(emit(e, "python"), ns)
     assert all(ns["offset"](t, v) == L((t, v)) for t in range(32) for v in range(4))
-    ce = cs_coord = __import__("cute_sym.expr", fromlist=["coord_expr"]).coord_expr((4, (2, 3)))
+    ce = cs_coord = __import__("cute_sym.codegen.expr", fromlist=["coord_expr"]).coord_expr((4, (2, 3)))
     assert cs_coord is ce
     ns = {}
     exec(emit(ce, "python", name="crd"), ns)

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym import Dyn
-from cute_sym.decide import require, require_any
+from cute_sym.core.decide import require, require_any
 
 
 def test_static_relations() -> None:

@@ -8,8 +8,8 @@ import sympy
 from hypothesis import given, strategies as st
 
 import cute_sym as cs
-from cute_sym.errors import LayoutError, RankError
-from cute_sym.expr import (
+from cute_sym.core.errors import LayoutError, RankError
+from cute_sym.codegen.expr import (
     FloorDiv, IMod, coord_expr, dynamic_divisors, expr_bounds, index_expr, index_symbol, rewrite,
 )
 from cute_sym.layout import Layout, make_layout

@@ -55,7 +55,7 @@ def test_coordinates() -> None:
 
 
 def test_compact_major() -> None:
-    from cute_sym.int_tuple import compact_major
+    from cute_sym.core.int_tuple import compact_major
     assert compact_major((4, 1, (2, 3))) == (1, 0, (4, 8))
     assert compact_major((4, 2, 3), row=True) == (6, 3, 1)
 

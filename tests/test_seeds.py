@@ -11,7 +11,7 @@ import pytest
 
 import cute_sym as cs
 from cute_sym import Layout, parse
-from cute_sym.render import layout_table
+from cute_sym.views.table import layout_table
 
 import postconditions as pc
 
@@ -121,7 +121,7 @@ def test_print_layout_seed_example() -> None:
 
 
 def test_print_layout_writes_and_checks_rank(capsys: Any) -> None:
-    cs_render = __import__("cute_sym.render", fromlist=["print_layout"])
+    cs_render = __import__("cute_sym.views.table", fromlist=["print_layout"])
     cs_render.print_layout(parse("(_2,_2):(_1,_2)"))
     out = capsys.readouterr().out
     assert out.startswith("(_2,_2):(_1,_2)\n") and out.count("+---") >= 3

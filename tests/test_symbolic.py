@@ -14,8 +14,8 @@ from hypothesis import given, settings, strategies as st
 
 import cute_sym as cs
 from cute_sym import Dyn, Int, Layout, make_layout
-from cute_sym.decide import bounds, prove, require
-from cute_sym.formula import formula_str
+from cute_sym.core.decide import bounds, prove, require
+from cute_sym.core.formula import formula_str
 from postconditions import (assert_same_function, check_composition, check_left_inverse,
                             check_right_inverse, image, nsize, same_function, to_static)
 
@@ -319,7 +319,8 @@ def _cute_coalesces_alike(L: Layout, v: dict[str, int]) -> bool:
     """CuTe merges modes only into a static front, so for some values its dynamic answer
     differs from its static one (docs/conformance.md); cute_sym follows the dynamic one.
     True when CuTe's coalesce of ``L`` at ``v`` has the modes of its coalesce of the static layout."""
-    from cute_sym.algebra import _bw_sd, _flat
+    from cute_sym.algebra.coalesce import _bw_sd
+    from cute_sym.algebra._util import _flat
 
     def cute_coalesce(X: Layout) -> str:
         s, d = _flat(X)

@@ -9,6 +9,7 @@ and SVG text exactly, and cute_sym's own SVG and HTML.
 * :func:`html`: one offline page with the SVG; hovering a cell tells its
   coordinate, offset, thread and value.
 * :mod:`cute_sym.views.notebook`: the Jupyter reprs.
+* :func:`print_layout` / :func:`layout_table`: CuTe's ``print_layout`` text table.
 
 This package is the top layer: nothing below imports it.
 
@@ -23,16 +24,17 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional, TextIO
 
-from ..errors import LayoutError
-from ..layout import Layout
+from ..core.errors import LayoutError
+from ..layout.layout import Layout
 from ..swizzle import ComposedLayout
+from .table import layout_table, print_layout
 from .model import Bind, Picture, layout_picture, tv_picture
 from .latex import layout_latex, picture_latex, tv_latex
 from .svg import cute_mma_svg, picture_svg
 from .html import picture_html
 from . import objects as _objects
 
-__all__ = ["picture", "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv",
+__all__ = ["layout_table", "print_layout", "picture", "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv",
            "print_latex", "print_latex_tv", "print_svg"]
 
 

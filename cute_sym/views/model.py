@@ -24,9 +24,9 @@ from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import sympy
 
-from ..errors import LayoutError, RankError, UndecidableError
-from ..int_tuple import IntTuple, iter_leaves, leaf_str, product
-from ..layout import Layout, append, make_layout
+from ..core.errors import LayoutError, RankError, UndecidableError
+from ..core.int_tuple import IntTuple, iter_leaves, leaf_str, product
+from ..layout.layout import Layout, append, make_layout
 from ..swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -122,7 +122,7 @@ def bound(obj: Any, bind: Bind) -> Any:
     """``obj`` with the symbols of ``bind`` replaced (nothing happens without ``bind``)."""
     if not bind:
         return obj
-    from ..notation import subs
+    from ..notation.notation import subs
     return subs(obj, bind)
 
 
@@ -209,8 +209,8 @@ def _formula(layout: Any) -> str:
     if not isinstance(layout, Layout):
         return ""
     try:
-        from ..expr import index_expr
-        from ..notation import to_str
+        from ..codegen.expr import index_expr
+        from ..notation.notation import to_str
         return f"offset(m,n) = {to_str(index_expr(layout, 'm', 'n'))}"
     except (LayoutError, TypeError, ValueError):   # a formula is a courtesy, never a failure
         return ""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import LayoutError
+from ..core.errors import LayoutError
 
 __all__ = ["MAX_SIDE", "repr_svg", "wire"]
 

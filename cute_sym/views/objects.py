@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..errors import LayoutError
+from ..core.errors import LayoutError
 from .model import Bind, Picture, _clip_note, _tile_extents, tv_panel, tv_source
 
 __all__ = ["mma_picture", "copy_picture", "picture_of", "is_mma"]

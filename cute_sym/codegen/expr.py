@@ -17,9 +17,9 @@ as a sympy expression, simplified at the layout level first:
 then by a small set of rewrite rules on the known form (:func:`rewrite`).
 
 Integer division and modulo are the sympy functions :class:`FloorDiv` (here)
-and :class:`cute_sym.integers.IMod` (exact integer semantics for non-negative
+and :class:`cute_sym.core.integers.IMod` (exact integer semantics for non-negative
 operands, printed ``a // b`` and ``a % b``), not ``floor(a/b)`` over the
-rationals; bounds are :func:`cute_sym.decide.bounds`'.
+rationals; bounds are :func:`cute_sym.core.decide.bounds`'.
 
 >>> from cute_sym.notation import parse
 >>> print(index_expr(parse("(_4,_8):(_8,_1)")))
@@ -38,12 +38,12 @@ from typing import Any, Optional, Sequence, Union
 import sympy
 from sympy.printing.precedence import PRECEDENCE
 
-from . import decide
-from .algebra import coalesce
-from .errors import LayoutError, RankError
-from .integers import IMod, Dyn
-from .int_tuple import iter_leaves, product, unwrap
-from .layout import Layout
+from ..core import decide
+from ..algebra import coalesce
+from ..core.errors import LayoutError, RankError
+from ..core.integers import IMod, Dyn
+from ..core.int_tuple import iter_leaves, product, unwrap
+from ..layout.layout import Layout
 
 __all__ = [
     "FloorDiv",
@@ -132,7 +132,7 @@ def _as_int(x: Any) -> Any:
 def expr_bounds(e: Any) -> tuple[Bound, Bound]:
     """Inclusive integer bounds ``(lo, hi)`` of an index expression (``None``: unbounded).
 
-    :func:`cute_sym.decide.bounds` with :class:`FloorDiv` read as ``floor(a/b)``.
+    :func:`cute_sym.core.decide.bounds` with :class:`FloorDiv` read as ``floor(a/b)``.
 
     >>> i = Dyn("i", sign="nonnegative", max=127)
     >>> expr_bounds(IMod(FloorDiv(i, 4), 8)), expr_bounds(FloorDiv(i, 32) * 8 + 1)
@@ -172,7 +172,7 @@ def index_symbol(size: Any = None, name: str = "i") -> sympy.Symbol:
     With a static ``size`` the symbol carries the bound ``max=size-1`` (so
     expressions and emitters know it); otherwise it is only non-negative.
 
-    >>> from cute_sym.integers import symbol_facts
+    >>> from cute_sym.core.integers import symbol_facts
     >>> s = index_symbol(128)
     >>> s, symbol_facts(s)
     (i, (1, 0, 127))

@@ -112,3 +112,9 @@ class UndecidableError(LayoutError):
     def __init__(self, fact: str, message: str | None = None) -> None:
         self.fact = fact
         super().__init__(message if message is not None else f"needs {fact}")
+
+
+# Users meet these as ``cute_sym.LayoutError`` (the public name), whichever layer raised them.
+for _cls in (LayoutError, RankError, DivisibilityError, InjectivityError, NotationError, UndecidableError):
+    _cls.__module__ = "cute_sym"
+del _cls

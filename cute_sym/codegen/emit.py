@@ -1,6 +1,6 @@
 """Source code for layouts and index expressions: C, CUDA, Python, NumPy, CuTe.
 
-:func:`emit` lowers an index expression (see :mod:`cute_sym.expr`) to a small
+:func:`emit` lowers an index expression (see :mod:`cute_sym.codegen.expr`) to a small
 operation DAG, then prints it. The lowering is where the target's integer
 tricks happen, all of them exact for the non-negative indices and
 coordinates a layout takes:
@@ -32,13 +32,13 @@ from typing import Any, Optional, Union, cast
 
 import sympy
 
-from . import decide
-from .algebra import coalesce
-from .errors import LayoutError
+from ..core import decide
+from ..algebra import coalesce
+from ..core.errors import LayoutError
 from .expr import FloorDiv, IMod, dynamic_divisors, index_expr
-from .integers import symbol_facts
-from .int_tuple import iter_leaves, product
-from .layout import Layout
+from ..core.integers import symbol_facts
+from ..core.int_tuple import iter_leaves, product
+from ..layout.layout import Layout
 
 __all__ = ["emit", "count_ops", "canonical_op_count", "lower", "LANGS"]
 
@@ -436,9 +436,9 @@ def lower(e: Any, var_bounds: Optional[dict[str, tuple[Bound, Bound]]] = None) -
     """Lower expressions (one or a tuple) to operation-DAG roots.
 
     ``var_bounds`` maps a symbol name to its inclusive bounds; by default they
-    come from the symbols' facts (:func:`cute_sym.integers.symbol_facts`).
+    come from the symbols' facts (:func:`cute_sym.core.integers.symbol_facts`).
 
-    >>> from cute_sym.expr import index_symbol
+    >>> from cute_sym.codegen.expr import index_symbol
     >>> i = index_symbol(64)
     >>> roots, _ = lower(IMod(FloorDiv(i, 4), 8) * 2)
     >>> roots
@@ -602,8 +602,8 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     """Source code computing a layout's offset (or an index expression) in ``lang``.
 
     ``obj`` is a :class:`Layout` (its 1-D offset function, argument ``i``), a
-    sympy expression from :func:`~cute_sym.expr.index_expr` /
-    :func:`~cute_sym.expr.coord_expr`, or a tuple of them (several outputs).
+    sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
+    :func:`~cute_sym.codegen.expr.coord_expr`, or a tuple of them (several outputs).
     ``lang`` is one of
 
     * ``"c"``: a C99 function ``T name(T i, T M, ...)`` with the dynamic

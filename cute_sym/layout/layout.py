@@ -19,14 +19,14 @@ from typing import Any, Iterator, Optional, Union, overload
 import sympy
 from typing_extensions import TypeAlias
 
-from . import decide
-from .errors import LayoutError, RankError
-from .int_tuple import (
+from ..core import decide
+from ..core.errors import LayoutError, RankError
+from ..core.int_tuple import (
     IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, flatten as tuple_flatten,
     fmt, is_int, iter_leaves, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
     unwrap,
 )
-from .integers import IntLike, as_int_like
+from ..core.integers import IntLike, as_int_like
 
 __all__ = [
     "Layout", "LayoutLeft", "LayoutRight", "make_layout", "make_ordered_layout", "make_layout_like",
@@ -331,7 +331,7 @@ def size(x: Any) -> IntLike:
 
     >>> size(make_layout((4, (2, 3)))), size((4, 5))
     (24, 20)
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> size(make_layout((Dyn("M"), 4)))
     4*M
     """
@@ -382,7 +382,7 @@ def coshape(layout: Layout) -> IntTuple:
 
     >>> coshape(make_layout((4, 8), (1, 8))), coshape(make_layout((2, 3), (0, 2)))
     ((4, 57), (1, 5))
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> M = Dyn("M")
     >>> coshape(make_layout((4, M), (M, 1)))
     (3*M + 1, M)
@@ -649,7 +649,7 @@ def filter_zeros(layout: Layout) -> Layout:
 
     >>> print(filter_zeros(make_layout((4, 2, 3), (1, 0, 4))))
     (_4,_1,_3):(_1,_0,_4)
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> print(filter_zeros(make_layout((4, 2), (1, Dyn("d", sign="any")))))
     (_4,_2):(_1,d)
     """

@@ -8,7 +8,7 @@ module. :func:`prove` answers ``True`` (proved), ``False`` (refuted) or
 * ``"|"``: ``a | b``, *a divides b* (``b % a == 0``)
 
 from what is known: every symbol is an integer; the sign a symbol was made
-with (:func:`~cute_sym.integers.Dyn`); the divisibility and bounds it carries;
+with (:func:`~cute_sym.core.integers.Dyn`); the divisibility and bounds it carries;
 and the facts stated with :func:`assume` or recorded by :func:`collect_guards`.
 Static operands are decided by plain ``int`` arithmetic, without sympy.
 
@@ -24,7 +24,7 @@ How it reasons (sound, not complete):
   is decided from the coefficients of ``b`` when they settle it.
 
 :func:`require` is what operations call: it returns the decided truth value,
-raises :class:`~cute_sym.errors.UndecidableError` naming the missing fact, or
+raises :class:`~cute_sym.UndecidableError` naming the missing fact, or
 (inside :func:`collect_guards`) assumes the branch the caller names and
 records the fact.
 
@@ -1160,7 +1160,7 @@ def require_any(alternatives: Sequence[tuple[Rel, IntLike, IntLike]], *, why: st
     >>> require_any([("|", M, 8), ("<", 8, M)], why="composition")
     Traceback (most recent call last):
     ...
-    cute_sym.errors.UndecidableError: composition needs 8 % M == 0 or M > 8 (cannot be decided)
+    cute_sym.UndecidableError: composition needs 8 % M == 0 or M > 8 (cannot be decided)
     >>> require_any([("|", 4, 8 * M), ("<", M, 0)])
     True
     >>> with collect_guards() as g:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import sys
 from typing import Any, Mapping, Optional, TextIO
 
-from .errors import LayoutError, RankError, UndecidableError
-from .layout import Layout, cosize
-from .int_tuple import product
+from ..core.errors import LayoutError, RankError, UndecidableError
+from ..layout.layout import Layout, cosize
+from ..core.int_tuple import product
 
 __all__ = ["layout_table", "print_layout"]
 
@@ -56,8 +56,8 @@ def layout_table(layout: Any, values: Optional[Mapping[str, int]] = None) -> str
     ...     print(e)
     print_layout needs a value for size<0> = M; bind the symbols first (subs)
     """
-    from .notation import subs
-    from .swizzle import ComposedLayout
+    from ..notation.notation import subs
+    from ..swizzle import ComposedLayout
     if not isinstance(layout, (Layout, ComposedLayout)):
         raise LayoutError(f"print_layout takes a Layout or a ComposedLayout, got {type(layout).__name__}")
     if layout.rank() != 2:

@@ -1,11 +1,11 @@
 """Int tuples: nested tuples of static/dynamic integers, with CuTe's operations.
 
-An *IntTuple* is an integer (:data:`~cute_sym.integers.IntLike`) or a Python
+An *IntTuple* is an integer (:data:`~cute_sym.core.integers.IntLike`) or a Python
 ``tuple`` of IntTuples. Names and semantics follow CuTe's ``int_tuple.hpp``;
 integer division is C's (truncating), as in CuTe. Every function takes a
 plain-``int`` path when its arguments are static; symbolic arguments give exact
 sympy formulas, and any fact that must be decided goes through
-:mod:`cute_sym.decide`.
+:mod:`cute_sym.core.decide`.
 
 >>> shape_div((12, 8), 6)
 (2, 8)
@@ -310,7 +310,7 @@ def product(t: IntTuple) -> IntLike:
 
     >>> product((2, (3, 4))), product(())
     (24, 1)
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> product((2, (Dyn("M"), 4)))
     8*M
     """
@@ -513,7 +513,7 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
 
     >>> ceil_div(7, 2), ceil_div((4, 7), 8), ceil_div((10, 7, 3), (4, 2))
     (4, (1, 4), (3, 4, 3))
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> ceil_div(Dyn("M"), 4)
     ceiling(M/4)
     """
@@ -572,7 +572,7 @@ def inner_product(a: IntTuple, b: IntTuple) -> IntLike:
 
     >>> inner_product((2, (3, 4)), (1, (2, 6)))
     32
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> M = Dyn("M")
     >>> inner_product((M, 2), (1, M))
     3*M

@@ -14,9 +14,9 @@ from typing import Any, Optional
 
 import sympy
 
-from . import int_tuple
-from .int_tuple import IntTuple, transform_leaf, unwrap
-from .integers import Dyn, DynSymbol, IntLike
+from ..core import int_tuple
+from ..core.int_tuple import IntTuple, transform_leaf, unwrap
+from ..core.integers import Dyn, DynSymbol, IntLike
 from .layout import Layout
 
 __all__ = ["crd2idx", "idx2crd", "as_coordinate"]

@@ -23,10 +23,10 @@ from typing import Any, Mapping, Optional
 
 import sympy
 
-from .errors import NotationError
-from .int_tuple import _, fmt, norm, wrap
-from .integers import Dyn, IMod
-from .layout import Layout
+from ..core.errors import NotationError
+from ..core.int_tuple import _, fmt, norm, wrap
+from ..core.integers import Dyn, IMod
+from ..layout.layout import Layout
 
 __all__ = ["parse", "to_str", "subs"]
 
@@ -98,7 +98,7 @@ class _Reader:
         return shape
 
     def composed(self) -> Any:
-        from .swizzle import ComposedLayout, Swizzle
+        from ..swizzle import ComposedLayout, Swizzle
         _, text = self.take()
         b, m, s = (int(x) for x in re.findall(r"-?\d+", text))
         sw = Swizzle(b, m, s)
@@ -248,7 +248,7 @@ def to_str(obj: Any) -> str:
           ``Integer``) without the underscore; ``parse(to_str(x))`` reads back
           ``x`` for a layout or IntTuple.
 
-    >>> from cute_sym.integers import Dyn
+    >>> from cute_sym.core.integers import Dyn
     >>> M = Dyn("M")
     >>> to_str((4, (2, M))), to_str(8), to_str(sympy.Integer(8)), to_str(4 * M)
     ('(_4,(_2,M))', '_8', '8', '4*M')

@@ -12,10 +12,10 @@ from typing import Any, Mapping, Optional
 
 import sympy
 
-from .algebra import coalesce
-from .errors import LayoutError
-from .int_tuple import iter_leaves
-from .layout import Layout
+from ..algebra import coalesce
+from ..core.errors import LayoutError
+from ..core.int_tuple import iter_leaves
+from ..layout.layout import Layout
 
 __all__ = ["evaluate"]
 

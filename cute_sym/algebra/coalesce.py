@@ -1,0 +1,185 @@
+"""coalesce and filter: the same function with fewer modes."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+
+from ..core.errors import RankError
+from ..core.int_tuple import (
+    IntTuple, unwrap, leaves,
+)
+from ..layout.layout import Layout, _mk, filter_zeros
+from ._util import _eq_proved, _flat, _mul, _composed_dispatch
+
+
+# ---------------------------------------------------------------- coalesce
+def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
+           keep_static: bool = True) -> tuple[Any, Any]:
+    """CuTe's bw_coalesce over modes ``last, last-1, ..., 0`` onto the stack ``ns:nd``.
+
+    A new mode merges into the front when ``s * d == front stride`` (proved);
+    a static 1 mode is skipped; the stack starting at static 1 is replaced.
+    With ``keep_static`` (the algebra's internal use, as CuTe) a mode never
+    merges into a front of symbolic extent, so static extents stay static.
+    Returns ``(shape, stride)``.
+    """
+    # the stack is a scalar until the first prepend; as lists it is kept reversed
+    rs: Optional[list[Any]] = None
+    rd: list[Any] = []
+    for i in range(last, -1, -1):
+        s = old_s[i]
+        if type(s) is int and s == 1:
+            continue
+        d = old_d[i]
+        if rs is None:
+            if type(ns) is int and ns == 1:
+                ns, nd = s, d
+                continue
+            fs, fd = ns, nd
+        else:
+            fs, fd = rs[-1], rd[-1]
+        if type(s) is int and type(d) is int and type(fs) is int and type(fd) is int:
+            merge = s * d == fd
+        elif keep_static and type(fs) is not int:
+            merge = False
+        else:
+            merge = _eq_proved(s * d, fd)
+        if merge:
+            if rs is None:
+                ns, nd = s * fs, d
+            else:
+                rs[-1], rd[-1] = s * fs, d
+        elif rs is None:
+            rs, rd = [ns, s], [nd, d]
+        else:
+            rs.append(s)
+            rd.append(d)
+    if rs is None:
+        if type(ns) is int and ns == 1:
+            return 1, 0
+        return ns, nd
+    rs.reverse()
+    rd.reverse()
+    return tuple(rs), tuple(rd)
+
+
+def _bw_coalesce(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
+                 keep_static: bool = True) -> Layout:
+    s, d = _bw_sd(old_s, old_d, last, ns, nd, keep_static)
+    return _mk(s, d)
+
+
+def _coalesce_flat(s: list[Any], d: list[Any], keep_static: bool = True) -> Layout:
+    n = len(s)
+    if n == 0:
+        return _mk(1, 0)
+    return _bw_coalesce(s, d, n - 2, s[n - 1], d[n - 1], keep_static)
+
+
+def _coalesce(layout: Layout) -> Layout:
+    """The algebra's internal coalesce: CuTe's structure (static extents stay static)."""
+    s, d = _flat(layout)
+    return _coalesce_flat(s, d)
+
+
+def _coalesce_x(layout: Layout) -> Layout:
+    """coalesce that also keeps the function outside the domain (a trailing static 1 keeps its stride).
+
+    It merges across symbolic extents too (what is proved contiguous is one mode): the lhs of a
+    composition is a function of its values, so (4,b):(1,4) composes as 4*b:1 would.
+    """
+    s, d = _flat(layout)
+    n = len(s)
+    if n == 0:
+        return _mk(1, 0)
+    if type(s[n - 1]) is int and s[n - 1] == 1:
+        return _bw_coalesce(s, d, n - 2, 2, d[n - 1], False)
+    return _bw_coalesce(s, d, n - 2, s[n - 1], d[n - 1], False)
+
+
+def coalesce(layout: Layout, profile: Any = None) -> Layout:
+    """Simplify a layout by merging modes that are contiguous in the codomain.
+
+    With ``profile`` (an IntTuple whose nesting alone matters), coalesce each
+    mode at the terminals of the profile; modes past the profile are kept.
+
+    @post ``size(result) == size(layout)``; ``depth(result) <= 1`` (without profile).
+    @post ``result(i) == layout(i)`` for every ``0 <= i < size(layout)``.
+    @post a static size-1 mode is dropped; a symbolic extent is never assumed to be 1.
+
+    >>> from cute_sym.notation import parse
+    >>> print(coalesce(parse("(_2,(_1,_6)):(_1,(_6,_2))"), parse("(_1,_1)")))
+    (_2,_6):(_1,_2)
+    >>> from cute_sym.layout import make_layout
+    >>> N = parse("N")
+    >>> print(coalesce(make_layout((16, N), (1, 16))))
+    16*N:_1
+    """
+    if type(layout) is not Layout:
+        if not isinstance(layout, Layout):
+            return _composed_dispatch("coalesce", layout, profile)
+    if profile is not None:
+        profile = unwrap(profile)
+        if type(profile) is tuple:
+            return _transform_layout(layout, profile, coalesce)
+    s = leaves(layout._shape)
+    d = leaves(layout._stride)
+    n = len(s)
+    if n == 0:
+        return _mk(1, 0)
+    rs, rd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
+    return _mk(rs, rd)
+
+
+def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool = True,
+                      what: str = "") -> Layout:
+    s, d = layout._shape, layout._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    if len(tiler) > len(s):
+        raise RankError(f"{what or 'transform'}: Too many modes in tiler ({len(tiler)} > rank {len(s)})")
+    modes = [f(_mk(s[i], d[i]), tiler[i]) for i in range(len(tiler))]  # type: ignore[index]
+    rs = [m._shape for m in modes]
+    rd = [m._stride for m in modes]
+    if keep_rest:
+        rs.extend(s[len(tiler):])
+        rd.extend(d[len(tiler):])  # type: ignore[index]
+    return _mk(tuple(rs), tuple(rd))
+
+
+def coalesce_shape(shape: IntTuple) -> IntTuple:
+    """CuTe's ``coalesce`` of a shape: multiply neighbouring leaves that are both
+    static or both dynamic (used for complement's cotarget).
+
+    >>> coalesce_shape((2, (3, 4))), coalesce_shape(((4, 8),))
+    (24, 32)
+    """
+    ls = leaves(shape)
+    if not ls:
+        return ()
+    out = [ls[0]]
+    for a in ls[1:]:
+        if (type(out[-1]) is int) == (type(a) is int):
+            out[-1] = _mul(out[-1], a)
+        else:
+            out.append(a)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def filter(layout: Layout, profile: Any = None) -> Layout:
+    """Remove stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``).
+
+    @post ``result`` has no static size-1 mode and no stride-0 mode (unless it is ``_1:_0``).
+    @post the image of ``result`` is the image of ``layout``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(filter(parse("(_4,_2,_3):(_1,_0,_4)")))
+    _12:_1
+    """
+    profile = None if profile is None else unwrap(profile)
+    if profile is not None and type(profile) is tuple:
+        return _transform_layout(layout, profile, filter)
+    return _coalesce(filter_zeros(layout))
+
+
+# ---------------------------------------------------------------- composition

@@ -1,0 +1,284 @@
+"""composition: ``R(c) = A(B(c))``, CuTe's composition_impl."""
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from ..core import decide
+from ..core.errors import DivisibilityError
+from ..core.int_tuple import (
+    _, unwrap, cdiv, ceil_div, fmt, norm, smin,
+)
+from ..core.integers import IntLike
+from ..layout.layout import Layout, _mk
+from ._util import _is1, _mul, _composed_dispatch
+from .coalesce import _coalesce_x, _transform_layout
+
+
+def _compose_min(a: IntLike, b: IntLike) -> IntLike:
+    """``cute::min`` of two positive extents: a ``min`` formula when the order is unknown."""
+    if type(a) is int and type(b) is int:
+        return a if a <= b else b
+    return smin(a, b)
+
+
+def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
+    """``(abs(r), signum(r))`` of a non-zero rhs stride; of unknown sign, the formulas ``abs(r)``, ``sign(r)``.
+
+    @pre ``r != 0`` (CuTe divides by it).
+    """
+    if type(r) is int:
+        return (r, 1) if r > 0 else (-r, -1)
+    if decide.prove(">", r, 0):
+        return r, 1
+    if decide.prove("<", r, 0):
+        return norm(-r), -1
+    if not decide.require("!=", r, 0, why="composition (the rhs stride divides)"):
+        raise DivisibilityError("composition: division by zero (stride 0)")
+    return sympy.Abs(r), sympy.sign(r)
+
+
+def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tuple[Any, Any]:
+    """CuTe's composition_impl on a coalesced (flat) lhs ``ls:ld`` and rhs ``rs:rd``.
+
+    For a tuple lhs and an integral rhs ``rs:rd`` the modes ``0 .. R-2`` of the lhs
+    are folded left to right with ``(rest_shape, rest_stride) = (rs, rd)``:
+
+    * Stride Divisibility Condition (checked when ``s_i`` and ``rest_stride`` are
+      static): ``rest_stride % s_i == 0`` or ``rest_stride < s_i``;
+    * ``next_shape = ceil_div(s_i, |rest_stride|)``,
+      ``next_stride = ceil_div(|rest_stride|, s_i) * signum(rest_stride)``;
+    * when ``next_shape`` or ``rest_shape`` is a static 1 the mode is skipped;
+      otherwise ``new_shape = min(next_shape, rest_shape)`` (Shape Divisibility
+      Condition, checked when both are static: ``new_shape | rest_shape``) is
+      appended with stride ``rest_stride * d_i`` and ``rest_shape /= new_shape``;
+    * ``rest_stride = next_stride``.
+
+    The last lhs mode takes ``rest_shape : rest_stride * d_{R-1}``; it is dropped
+    when ``rest_shape`` is a static 1 and something was appended; a single
+    resulting mode is unwrapped. No coalesce of the result.
+    """
+    if type(rs) is tuple:
+        ss: list[Any] = []
+        dd: list[Any] = []
+        for s, d in zip(rs, rd):
+            ms, md = _compose_sd(ls, ld, s, d, strict)
+            ss.append(ms)
+            dd.append(md)
+        return tuple(ss), tuple(dd)
+    if type(rd) is int and rd == 0:
+        return rs, rd
+    if type(ls) is not tuple:
+        return rs, _mul(rd, ld)
+    if type(rd) is not int and decide.prove("==", rd, 0):
+        return rs, 0
+    R = len(ls)
+    if type(rs) is int and type(rd) is int:
+        for x in ls:
+            if type(x) is not int:
+                break
+        else:
+            for x in ld:
+                if type(x) is not int:
+                    break
+            else:
+                return _compose_static(ls, ld, rs, rd, strict)
+    res_s: list[Any] = []
+    res_d: list[Any] = []
+    rest_shape: Any = rs
+    rest_stride: Any = rd
+    for i in range(R - 1):
+        cs = ls[i]
+        if type(cs) is int and type(rest_stride) is int:
+            # plain-int fast path
+            if not (rest_stride % cs == 0 or rest_stride < cs):
+                raise DivisibilityError(
+                    f"Stride Divisibility Condition: {rest_stride} % {cs} != 0 and {rest_stride} >= {cs}")
+            ars = rest_stride if rest_stride >= 0 else -rest_stride
+            if ars == 0:
+                raise DivisibilityError("composition: division by zero (stride 0)")
+            next_shape: Any = (cs + ars - 1) // ars
+            next_stride: Any = ((ars + cs - 1) // cs) * ((rest_stride > 0) - (rest_stride < 0))
+        else:
+            ars, sgn = _compose_abs_sign(rest_stride)
+            # CuTe's Stride Divisibility Condition, decided: s_i | r, or r < s_i
+            if not (_stride_fits(cs, ars) or decide.prove("|", cs, ars) or decide.prove("<", ars, cs)):
+                if not decide.require_any([("|", cs, ars), ("<", ars, cs)],
+                                          why="composition (Stride Divisibility Condition)"):
+                    raise DivisibilityError(
+                        f"Stride Divisibility Condition: {fmt(ars)} % {fmt(cs)} != 0 and {fmt(ars)} >= {fmt(cs)}")
+            next_shape = ceil_div(cs, ars)
+            next_stride = _mul(ceil_div(ars, cs), sgn)
+        if _is1(next_shape) or _is1(rest_shape):
+            rest_stride = next_stride
+            continue
+        new_shape = _compose_min(next_shape, rest_shape)
+        if type(new_shape) is int and type(rest_shape) is int:
+            if rest_shape % new_shape != 0:
+                raise DivisibilityError(
+                    f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
+            res_s.append(new_shape)
+            res_d.append(_mul(rest_stride, ld[i]))
+            rest_shape = rest_shape // new_shape
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
+        else:
+            # CuTe divides at run time; exact only when new_shape | rest_shape
+            if not decide.require("|", new_shape, rest_shape, why="composition (Shape Divisibility Condition)"):
+                raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
+            res_s.append(new_shape)
+            res_d.append(_mul(rest_stride, ld[i]))
+            rest_shape = cdiv(rest_shape, new_shape)
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
+        rest_stride = next_stride
+    last_d = _mul(rest_stride, ld[R - 1])
+    if not res_s:
+        return rest_shape, last_d
+    if _is1(rest_shape):
+        if len(res_s) == 1:
+            return res_s[0], res_d[0]
+        return tuple(res_s), tuple(res_d)
+    res_s.append(rest_shape)
+    res_d.append(last_d)
+    return tuple(res_s), tuple(res_d)
+
+
+
+def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, rd: IntLike, strict: bool) -> None:
+    """The rhs steps evenly over the lhs extent ``s_i`` (``|stride|`` divides it), ends inside it,
+    or steps over all of it at once.
+
+    Otherwise CuTe's answer is not ``lhs(rhs(i))``. For the divides and products
+    (``strict`` false), which follow CuTe's answer, that is fine as long as the lhs
+    is the same layout the static values give: mode ``i`` does not merge with
+    mode ``i+1`` (``d_{i+1} != s_i * d_i``, and ``s_{i+1} >= 2`` so it is not dropped).
+    """
+    cs = ls[i]
+    if type(cs) is int and type(stride) is int and type(rest) is int:
+        if rest == 1 or cs % abs(stride) == 0 or cs <= abs(stride):
+            return
+        if strict:
+            raise DivisibilityError(
+                f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {abs(stride)} != 0) and the "
+                f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
+    ars = _compose_abs_sign(stride)[0]
+    alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("==", rest, 1), ("<=", cs, ars)]
+    if not strict and i + 1 < len(ls) and decide.prove(">=", ls[i + 1], 2):
+        alts.append(("!=", ld[i + 1], _mul(cs, ld[i])))
+    if not decide.require_any(alts, why="composition (the rhs steps evenly over an lhs extent or ends inside it)"):
+        raise DivisibilityError(f"composition: stride {fmt(rd)} steps over extent {fmt(cs)} unevenly and the "
+                                "rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
+
+
+def _stride_fits(cs: IntLike, r: IntLike) -> bool:
+    """``cs | r or r < cs`` for every value of a symbolic extent ``cs``, when ``r`` is a small static
+    stride: checked value by value over the extent's possible values up to ``r``."""
+    if type(r) is not int or r > 64 or type(cs) is int:
+        return False
+    lo, hi = decide.bounds(cs)
+    if lo is None or lo < 1:
+        return False
+    top = r if hi is None else min(int(hi), r)
+    return all(r % c == 0 for c in range(int(lo), top + 1))
+
+
+def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
+                    strict: bool = False) -> tuple[Any, Any]:
+    """_compose_sd on plain ints: the same fold, without the generic helpers.
+
+    ``strict``: where the stride does not divide an lhs extent (``r < s``, ``r ∤ s``) and the
+    rhs runs past that extent, CuTe's answer is not ``lhs(rhs(i))``; raise instead.
+    """
+    res_s: list[int] = []
+    res_d: list[int] = []
+    rest_shape = rs
+    rest_stride = rd
+    last = len(ls) - 1
+    for i in range(last):
+        cs = ls[i]
+        if not (rest_stride % cs == 0 or rest_stride < cs):
+            raise DivisibilityError(
+                f"Stride Divisibility Condition: {rest_stride} % {cs} != 0 and {rest_stride} >= {cs}")
+        if rest_stride > 0:
+            ars, sgn = rest_stride, 1
+        elif rest_stride < 0:
+            ars, sgn = -rest_stride, -1
+        else:
+            raise DivisibilityError("composition: division by zero (stride 0)")
+        next_shape = (cs + ars - 1) // ars
+        next_stride = ((ars + cs - 1) // cs) * sgn
+        if next_shape != 1 and rest_shape != 1:
+            new_shape = next_shape if next_shape <= rest_shape else rest_shape
+            if rest_shape % new_shape != 0:
+                raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
+            res_s.append(new_shape)
+            res_d.append(rest_stride * ld[i])
+            rest_shape //= new_shape
+            if strict and rest_shape != 1 and cs % ars != 0:
+                raise DivisibilityError(
+                    f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {ars} != 0) and the "
+                    f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
+        rest_stride = next_stride
+    last_d = rest_stride * ld[last]
+    if not res_s:
+        return rest_shape, last_d
+    if rest_shape == 1:
+        if len(res_s) == 1:
+            return res_s[0], res_d[0]
+        return tuple(res_s), tuple(res_d)
+    res_s.append(rest_shape)
+    res_d.append(last_d)
+    return tuple(res_s), tuple(res_d)
+
+
+def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
+    s, d = _compose_sd(ls, ld, rs, rd, strict)
+    return _mk(s, d)
+
+
+def composition(lhs: Any, rhs: Any) -> Any:
+    """Functional composition ``lhs o rhs``: ``result(c) = lhs(rhs(c))``.
+
+    ``rhs`` is a layout, a tiler (tuple of layouts / shapes / ``_``, applied mode by
+    mode; modes of ``lhs`` past the tiler are dropped, as in CuTe), a shape, an
+    integer ``n`` (``n:1``), or a swizzle.
+
+    @pre the strides and shapes of ``rhs`` divide the (coalesced) shape of ``lhs``
+         (CuTe's shape_div: "Static shape_div failure" otherwise).
+    @post ``compatible(rhs, result)``: the result has the shape of ``rhs``.
+    @post ``result(i) == lhs(rhs(i))`` for every ``i < size(rhs)``: where CuTe's weak check lets a
+          stride through that steps over an lhs extent unevenly and runs past it, this raises
+          (CuTe answers, but not pointwise); the divides and products keep CuTe's answer.
+
+    >>> from cute_sym.notation import parse
+    >>> print(composition(parse("_20:_2"), parse("(_5,_4):(_4,_1)")))
+    (_5,_4):(_8,_2)
+    >>> print(composition(parse("(_12,(_4,_8)):(_59,(_13,_1))"), parse("(_3,_8)")))
+    (_3,(_4,_2)):(_59,(_13,_1))
+    """
+    return _composition(lhs, rhs, True)
+
+
+def _composition_cute(lhs: Any, rhs: Any) -> Any:
+    """composition exactly as CuTe computes it (used by the divides and products)."""
+    return _composition(lhs, rhs, False)
+
+
+def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
+    if not isinstance(lhs, Layout):
+        return _composed_dispatch("composition", lhs, rhs)
+    if type(rhs) is not Layout:
+        rhs = unwrap(rhs)
+    if isinstance(rhs, Layout):
+        flat = _coalesce_x(lhs)
+        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict)
+    if type(rhs) is tuple:
+        return _transform_layout(lhs, rhs, composition if strict else _composition_cute,
+                                 keep_rest=False, what="composition")
+    if rhs is _:
+        return lhs
+    if type(rhs) is int or isinstance(rhs, sympy.Expr):
+        flat = _coalesce_x(lhs)
+        return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
+    return _composed_dispatch("composition", lhs, rhs)
+

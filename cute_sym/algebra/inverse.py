@@ -1,0 +1,180 @@
+"""right_inverse and left_inverse."""
+from __future__ import annotations
+
+from typing import Any
+
+
+from ..core import decide
+from ..core.errors import DivisibilityError, InjectivityError, LayoutError
+from ..core.int_tuple import (
+    _, cdiv, compact_major, fmt, leaves, product,
+)
+from ..core.integers import IntLike
+from ..layout.layout import Layout, _mk
+from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
+from .coalesce import _bw_sd, _coalesce_flat
+
+
+def right_inverse(layout: Any) -> Any:
+    """A layout ``R`` with ``layout(R(i)) == i`` for every ``i < size(R)``, as large as CuTe's.
+
+    Follows the chain of strides ``1, s0*d0, ...`` through the coalesced layout;
+    a symbolic stride joins the chain only when it is *proved* equal to the next
+    stride (CuTe ignores dynamic strides). Negative strides start no chain, as in CuTe.
+
+    @post ``layout(result(i)) == i`` for ``i < size(result)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(right_inverse(parse("(_4,_8):(_8,_1)")))
+    (_8,_4):(_4,_1)
+    """
+    if layout is _:
+        return _
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("right_inverse", layout, None)
+    ls = leaves(layout._shape)
+    ld = leaves(layout._stride)
+    n = len(ls)
+    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    for x in fs + fd:
+        if type(x) is not int:
+            break
+    else:
+        return _right_inverse_static(fs, fd)
+    seq: list[int] = []
+    nxt: IntLike = 1
+    while True:
+        found = -1
+        for j, d in enumerate(fd):
+            if j in seq:
+                continue
+            if (d == nxt) if (type(d) is int and type(nxt) is int) else _eq_proved(d, nxt):
+                found = j
+                break
+        if found < 0:
+            break
+        seq.append(found)
+        ns = _mul(fs[found], fd[found])
+        if _eq_proved(ns, nxt):
+            break
+        nxt = ns
+    if not seq:
+        return _mk(1, 0)
+    rstride = compact_major(tuple(fs))
+    shp = tuple(fs[i] for i in seq)
+    std = tuple(rstride[i] for i in seq)  # type: ignore[index]
+    if len(seq) == 1:
+        return _mk(shp[0], std[0])
+    return _mk(shp, std)
+
+
+def _right_inverse_static(fs: list[int], fd: list[int]) -> Layout:
+    # column-major index strides of the coalesced modes (a static 1 extent gets 0)
+    istride = []
+    cur = 1
+    for x in fs:
+        istride.append(0 if x == 1 else cur)
+        cur *= x
+    shp: list[int] = []
+    std: list[int] = []
+    nxt = 1
+    used = 0
+    while True:
+        for j in range(len(fd)):
+            if fd[j] == nxt and not (used >> j) & 1:
+                break
+        else:
+            break
+        used |= 1 << j
+        shp.append(fs[j])
+        std.append(istride[j])
+        ns = fs[j] * fd[j]
+        if ns == nxt:
+            break
+        nxt = ns
+    if not shp:
+        return _mk(1, 0)
+    if len(shp) == 1:
+        return _mk(shp[0], std[0])
+    return _mk(tuple(shp), tuple(std))
+
+
+def left_inverse(layout: Any) -> Any:
+    """A layout ``L`` with ``L(layout(i)) == i`` for every ``i < size(layout)``.
+
+    The modes of the coalesced layout, ordered by stride, each stretched up to
+    the next stride (offsets in between are outside the image and map anywhere);
+    a leading gap below the smallest stride gets stride 0; stride-0 modes add
+    nothing (an all-zero layout gives ``size:0``).
+
+    @pre ``layout`` is injective off its stride-0 modes, and each stride divides
+    the next one ("Left inverse divisibility condition").
+    @post ``result(layout(i)) == i`` for ``i < size(layout)`` (on the non-zero-stride part).
+
+    >>> from cute_sym.notation import parse
+    >>> print(left_inverse(parse("(_4,_2):(_1,_16)")))
+    (_16,_2):(_1,_4)
+    >>> print(left_inverse(parse("_4:_2")))
+    (_2,_4):(_0,_1)
+    """
+    if layout is _:
+        return _
+    if not isinstance(layout, Layout):
+        return _composed_dispatch("left_inverse", layout, None)
+    ls, ld = _flat(layout)
+    n = len(ls)
+    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    istride = leaves(compact_major(tuple(fs)))
+    modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
+    for m in modes:
+        # a symbolic stride that may be 0 would add nothing: the answer depends on it
+        if type(m[1]) is not int and not decide.require("!=", m[1], 0, why="left_inverse (a stride-0 mode adds nothing)"):
+            raise LayoutError("left_inverse: give a stride that is 0 statically as _0")  # pragma: no cover
+    if not modes:
+        return _mk(product(tuple(fs)), 0)
+    order: list[tuple[Any, Any, Any]] = []
+    if all(type(m[1]) is int for m in modes):
+        order = sorted(modes, key=lambda m: m[1])     # stable
+        modes = []
+    # stable sort by stride (decided)
+    for m in modes:
+        pos = len(order)
+        while pos > 0:
+            a, b = m[1], order[pos - 1][1]
+            less = (a < b) if (type(a) is int and type(b) is int) else decide.require(
+                "<", a, b, assume=False, why="left_inverse (stride order)")
+            if not less:
+                break
+            pos -= 1
+        order.insert(pos, m)
+    rs: list[Any] = []
+    rd: list[Any] = []
+    first = order[0][1]
+    if not _is1(first):
+        rs.append(first)
+        rd.append(0)
+    for k in range(len(order) - 1):
+        s, d, ist = order[k]
+        nd = order[k + 1][1]
+        # d | next stride (CuTe's condition), and the mode ends below the next stride (injective)
+        span = _mul(s, d)
+        if type(nd) is int and type(d) is int and type(span) is int:
+            ok_div, ok_inj = nd % d == 0, span <= nd
+        else:
+            ok_div = decide.require("|", d, nd, why="left_inverse")
+            ok_inj = decide.require("<=", span, nd, why="left_inverse (injectivity)")
+        if not ok_div:
+            raise DivisibilityError(
+                f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
+        if not ok_inj:
+            raise InjectivityError(
+                f"left_inverse: the layout is not injective (mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)})")
+        rs.append(cdiv(nd, d))
+        rd.append(ist)
+    rs.append(order[-1][0])
+    rd.append(order[-1][2])
+    return _coalesce_flat(rs, rd)
+
+
