@@ -151,3 +151,15 @@ __all__ = [
     "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
     "layout_table", "print_layout", "index_expr", "coord_expr", "FloorDiv", "IMod", "emit", "evaluate",
 ]
+
+# MMA atoms (CuTe's traits as data) and tiled MMAs
+from .tensor.atoms import MMA_Traits, Major, ScaleIn, mma_atom_names
+from .tensor.mma import (
+    MMA_Atom, ThrMMA, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C,
+    tile_shape,
+)
+
+__all__ += [
+    "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
+    "partition_shape_A", "partition_shape_B", "partition_shape_C", "tile_shape",
+]

@@ -1,0 +1,444 @@
+"""MMA_Atom, TiledMMA and ThrMMA: CuTe's tiling of an MMA instruction over threads and data.
+
+A :class:`TiledMMA` repeats an atom over a layout of atoms (``atom_layout``, over M, N, K)
+and partitions tensors of the M x K (A), N x K (B) and M x N (C) tiles among its threads,
+exactly as CuTe's ``cute/atom/mma_atom.hpp``: ``thrfrg_A`` reshapes a tensor to
+``((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))``, ``get_slice(tid).partition_A`` keeps the
+values of thread ``tid``, ``get_layoutA_TV`` is the (thread, value) -> (m,k) map of one tile.
+
+A worked GEMM tile: 128x128x32 with SM80's 16x8x16 HMMA, 2x2 atoms (128 threads). Each
+thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
+
+>>> from cute_sym.notation import parse
+>>> from cute_sym.core.integers import Dyn
+>>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+>>> print(mma.get_thr_layout_vmnk(), mma.tile_shape())
+(_32,_2,_2,_1):(_1,_32,_64,_0) (_32,_16,_16)
+>>> A = parse("(_128,_32):(_32,_1)")          # sA: M x K, K contiguous
+>>> thr = mma.get_slice(0)
+>>> print(thr.partition_A(A))                 # (FrgV, RestM, RestK) -> offset from the thread's base
+((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)
+>>> thr.offset_A(A), mma.get_slice(1).offset_A(A)   # the base of thread 0 and of thread 1
+(0, 2)
+>>> frag = thr.partition_A(A)
+>>> [[mma.get_slice(t).offset_A(A) + frag(v) for v in range(8)] for t in (0, 1)]
+[[0, 1, 256, 257, 8, 9, 264, 265], [2, 3, 258, 259, 10, 11, 266, 267]]
+>>> tid = Dyn("tid", max=127, sign="nonnegative")
+>>> print(mma.get_slice(tid).offset_A(A))     # one formula, for every thread
+2*(tid % 4) + 32*((tid // 4) % 8) + 512*(((tid // 4) // 8) % 2)
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import sympy
+
+from ..algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
+from ..codegen.expr import coord_expr, index_expr
+from ..core.errors import LayoutError, RankError
+from ..core.int_tuple import IntTuple, _, congruent, unwrap, wrap
+from ..core.integers import IntLike
+from ..layout import Layout, append, make_layout, size, slice_
+from .atoms.mma_traits import MMA_Traits
+
+__all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
+           "partition_shape_C", "tile_shape"]
+
+# operand -> (the modes of MNK it spans, the atom layout attribute)
+_MODES = {"A": (0, 2, "ALayout"), "B": (1, 2, "BLayout"), "C": (0, 1, "CLayout")}
+
+
+class MMA_Atom(MMA_Traits):
+    """CuTe's ``MMA_Atom<Op>``: the traits of one MMA instruction, as the unit a TiledMMA tiles.
+
+    ``LayoutA_TV``/``LayoutB_TV``/``LayoutC_TV`` are the traits' A/B/C layouts.
+
+    @pre ``name`` names an atom (see :class:`MMA_Traits`) whose layouts CuTe can use: the
+         traits' shapes and strides are congruent.
+
+    >>> atom = MMA_Atom("SM75_16x8x8_F32F16F16F32_TN")
+    >>> print(atom.LayoutB_TV, atom.Shape_MNK)
+    ((_4,_8),_2):((_16,_1),_8) (_16,_8,_8)
+    """
+
+    __slots__ = ()
+
+    def __init__(self, name: Union[str, MMA_Traits]) -> None:
+        super().__init__(name.name if isinstance(name, MMA_Traits) else name)
+        for what in ("ThrID", "ALayout", "BLayout", "CLayout"):
+            lay = getattr(self, what)
+            if not congruent(lay.shape, lay.stride):
+                raise RankError(f"MMA_Atom {self.name}: CuTe's {what} {lay} has a stride not congruent "
+                                "with its shape; no layout operation can use it")
+
+    @property
+    def LayoutA_TV(self) -> Layout:
+        return self.ALayout
+
+    @property
+    def LayoutB_TV(self) -> Layout:
+        return self.BLayout
+
+    @property
+    def LayoutC_TV(self) -> Layout:
+        return self.CLayout
+
+
+def _as_layout(x: Any, what: str) -> Layout:
+    if isinstance(x, Layout):
+        return x
+    x = unwrap(x)
+    if isinstance(x, (int, tuple)) or isinstance(x, sympy.Expr):
+        return make_layout(x)
+    raise LayoutError(f"{what}: expected a Layout or a shape, got {type(x).__name__}")
+
+
+def _layout_of(x: Any, what: str) -> Layout:
+    """The layout of a tensor (its ``layout``) or a layout itself."""
+    if isinstance(x, Layout):
+        return x
+    lay = getattr(x, "layout", None)
+    if callable(lay):
+        lay = lay()
+    if isinstance(lay, Layout):
+        return lay
+    raise LayoutError(f"{what}: expected a Tensor or a Layout, got {type(x).__name__}")
+
+
+def _static_perm(p: Any, i: int) -> Any:
+    p = unwrap(p)
+    if p is _ or isinstance(p, Layout) or type(p) is int or (type(p) is tuple and all(
+            isinstance(e, Layout) or type(e) is int for e in p)):
+        if isinstance(p, Layout) and not p.is_static():
+            raise LayoutError(f"TiledMMA requires static permutations of MNK (mode {i}: {p})")
+        return p
+    raise LayoutError(f"TiledMMA requires static permutations of MNK (mode {i}: {p!r})")
+
+
+class TiledMMA:
+    """CuTe's ``TiledMMA<Atom, AtomLayoutMNK, PermutationMNK>`` (make it with :func:`make_tiled_mma`).
+
+    ``thr_layout_vmnk = tiled_product(atom.ThrID, atom_layout_mnk)``: (ThrV,ThrM,ThrN,ThrK) -> thread index.
+
+    @pre ``rank(atom_layout_mnk) == 3``; ``permutation_mnk`` has 3 static modes (``_``, an
+         integer, a layout or a tile) ("TiledMMA requires rank-3 ...").
+    @post ``get_layoutX_TV()`` maps (thread, value) onto the ``tile_size_mnk`` tile of operand X;
+          for A (and B) every thread of the same (ThrV,ThrM,ThrK) holds the same elements.
+    """
+
+    __slots__ = ("atom", "atom_layout_mnk", "permutation_mnk_", "thr_layout_vmnk")
+
+    atom: MMA_Atom
+    atom_layout_mnk: Layout
+    permutation_mnk_: tuple[Any, Any, Any]
+    thr_layout_vmnk: Layout
+
+    def __init__(self, atom: MMA_Atom, atom_layout_mnk: Layout,
+                 permutation_mnk: tuple[Any, Any, Any] = (_, _, _)) -> None:
+        if atom_layout_mnk.rank() != 3:
+            raise RankError(f"TiledMMA requires rank-3 AtomLayoutMNK, got {atom_layout_mnk}")
+        if len(permutation_mnk) != 3:
+            raise RankError(f"TiledMMA requires rank-3 PermutationMNK, got {permutation_mnk}")
+        perms = tuple(_static_perm(p, i) for i, p in enumerate(permutation_mnk))
+        for k, v in (("atom", atom), ("atom_layout_mnk", atom_layout_mnk), ("permutation_mnk_", perms),
+                     ("thr_layout_vmnk", tiled_product(atom.ThrID, atom_layout_mnk))):
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("TiledMMA is immutable")
+
+    def __repr__(self) -> str:
+        return f"TiledMMA({self.atom.name!r}, {self.atom_layout_mnk})"
+
+    def get_thr_layout_vmnk(self) -> Layout:
+        """(ThrV,ThrM,ThrN,ThrK) -> thread index."""
+        return self.thr_layout_vmnk
+
+    def thr_size(self) -> IntLike:
+        """The number of threads: ``size(thr_layout_vmnk)`` (CuTe's ``size(mma)``)."""
+        return size(self.thr_layout_vmnk)
+
+    def permutation_mnk(self, i: int) -> Any:
+        """The permutation (tiler) of mode ``i`` of MNK; ``_`` is the atom's extent times the atoms along ``i``.
+
+        >>> make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2)).permutation_mnk(1)
+        16
+        """
+        p = self.permutation_mnk_[i]
+        if p is _:
+            return size(self.atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
+        return p
+
+    def tile_size_mnk(self, i: int) -> IntLike:
+        """The extent of the tile along mode ``i`` (0: M, 1: N, 2: K)."""
+        p = self.permutation_mnk(i)
+        return size(p) if not isinstance(p, tuple) else size(tuple(size(e) for e in p))
+
+    def tile_shape(self) -> IntTuple:
+        """``(tile_size_mnk(0), tile_size_mnk(1), tile_size_mnk(2))``, CuTe's ``tile_shape(mma)``."""
+        return wrap((self.tile_size_mnk(0), self.tile_size_mnk(1), self.tile_size_mnk(2)))
+
+    # ------------------------------------------------------------ thrfrg
+    def _thrfrg(self, x: Any, op: str) -> Layout:
+        i, j, tv = _MODES[op]
+        lay = _layout_of(x, f"thrfrg_{op}")
+        if lay.rank() < 2:
+            raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
+        mnk = self.atom.Shape_MNK
+        t_tensor = logical_divide(lay, (self.permutation_mnk(i), self.permutation_mnk(j)))
+        a_tensor = zipped_divide(t_tensor, (make_layout(mnk[i]), make_layout(mnk[j])))
+        tv_tensor = composition(a_tensor, (getattr(self.atom, tv), _))   # ((ThrV,FrgV),(RestI,RestJ))
+        vmnk = self.thr_layout_vmnk
+        thr_tile = (_, (make_layout(size(vmnk[i + 1])), make_layout(size(vmnk[j + 1]))))
+        out = zipped_divide(tv_tensor, thr_tile)                          # ((ThrV,(ThrI,ThrJ)),(FrgV,(RestI,RestJ)))
+        assert isinstance(out, Layout)
+        return out
+
+    def thrfrg_A(self, x: Any) -> Any:
+        """(M,K,...) -> ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK,...))); a tensor gives a tensor.
+
+        >>> print(make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN").thrfrg_A(make_layout((16, 8))))
+        (((_4,_8),(_1,_1)),((_2,_2),(_1,_1))):(((_32,_1),(_0,_0)),((_16,_8),(_0,_0)))
+        """
+        return _like(x, self._thrfrg(x, "A"))
+
+    def thrfrg_B(self, x: Any) -> Any:
+        """(N,K,...) -> ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK,...))); a tensor gives a tensor."""
+        return _like(x, self._thrfrg(x, "B"))
+
+    def thrfrg_C(self, x: Any) -> Any:
+        """(M,N,...) -> ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN,...))); a tensor gives a tensor."""
+        return _like(x, self._thrfrg(x, "C"))
+
+    # ------------------------------------------------------------ TV layouts
+    def _thridx_2_thrid(self) -> Layout:
+        """thread index -> (ThrV,ThrM,ThrN,ThrK) index (the inverse of thr_layout_vmnk)."""
+        vmnk = self.thr_layout_vmnk
+        out = composition(make_layout((size(vmnk), 1), (1, 0)),
+                          right_inverse(make_layout(vmnk, complement(vmnk))))
+        assert isinstance(out, Layout)
+        return out
+
+    def _layout_TV(self, op: str) -> Layout:
+        i, j, _tv = _MODES[op]
+        ref = make_layout((self.tile_size_mnk(i), self.tile_size_mnk(j)))
+        out = self._thrfrg(ref, op)
+        if op != "C":   # (ThrV,(ThrI,ThrK)) -> (ThrV,((ThrM,ThrN),ThrK)): the other one of M, N broadcast
+            vmnk = self.thr_layout_vmnk
+            bcast = make_layout((size(vmnk[1]), size(vmnk[2])), (1, 0) if op == "A" else (0, 1))
+            out = composition(out, ((_, (bcast, _)), _))
+        out = composition(out, (self._thridx_2_thrid(), _))
+        assert isinstance(out, Layout)
+        return out
+
+    def get_layoutA_TV(self) -> Layout:
+        """(thread index, value) -> (m,k) index of the ``tile_size_mnk(0) x tile_size_mnk(2)`` tile."""
+        return self._layout_TV("A")
+
+    def get_layoutB_TV(self) -> Layout:
+        """(thread index, value) -> (n,k) index of the ``tile_size_mnk(1) x tile_size_mnk(2)`` tile."""
+        return self._layout_TV("B")
+
+    def get_layoutC_TV(self) -> Layout:
+        """(thread index, value) -> (m,n) index of the ``tile_size_mnk(0) x tile_size_mnk(1)`` tile.
+
+        >>> print(make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2)).get_layoutC_TV())
+        ((_4,_8,_2,_2),((_2,_2),(_1,_1))):((_64,_1,_16,_256),((_32,_8),(_0,_0)))
+        """
+        return self._layout_TV("C")
+
+    # ------------------------------------------------------------ slices
+    def get_slice(self, thr_idx: Any) -> "ThrMMA":
+        """The view of thread ``thr_idx`` (an integer, or a non-negative dynamic integer)."""
+        return ThrMMA(self, thr_idx)
+
+    def get_thread_slice(self, thr_idx: Any) -> "ThrMMA":
+        return self.get_slice(thr_idx)
+
+
+def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
+    """CuTe's ``get_flat_coord``: the 1-D index of ``thr_idx`` in each mode of ``vmnk`` (the last takes the rest)."""
+    sizes = [size(vmnk[k]) for k in range(4)]
+    if type(thr_idx) is int:
+        out, rest = [], thr_idx
+        for s in sizes[:3]:
+            out.append(rest % s)
+            rest //= s
+        return tuple(out) + (rest,)
+    return tuple(coord_expr(tuple(sizes), thr_idx))
+
+
+class ThrMMA:
+    """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
+
+    ``thr_idx`` is an ``int`` or a dynamic integer (a non-negative sympy expression such as
+    ``Dyn("tid", max=127, sign="nonnegative")``); ``thr_vmnk`` is its (ThrV,ThrM,ThrN,ThrK)
+    coordinate (CuTe's ``get_flat_coord``). ``partition_X(t)`` of a tensor is the tensor of
+    the thread's elements of ``t``, a view ``(FrgV, RestI, RestJ, ...)`` starting at the
+    thread's base ``offset_X(t)``; of a layout it is that view's layout.
+
+    @pre ``thr_idx >= 0``; past ``tiled_mma.thr_size()`` it is read as CuTe reads it (the
+         last mode, ThrK, takes the rest of the index).
+    @post ``offset_X(t) + partition_X(t)(v)`` is the offset in ``t`` of the thread's
+          ``v``-th value, for every ``v``; for a dynamic ``thr_idx`` ``offset_X(t)`` is one
+          simplified formula, equal to the integer answer at every value of ``thr_idx``.
+
+    >>> mma = make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 1))
+    >>> thr = mma.get_slice(37)
+    >>> thr.thr_vmnk
+    (5, 1, 0, 0)
+    >>> print(thr.partition_C(make_layout((64, 16))), thr.offset_C(make_layout((64, 16))))
+    ((_2,_2),_2,_2):((_64,_8),_32,_512) 145
+    """
+
+    __slots__ = ("tiled_mma", "thr_idx", "thr_vmnk")
+
+    tiled_mma: TiledMMA
+    thr_idx: Any
+    thr_vmnk: tuple[Any, ...]
+
+    def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
+        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or isinstance(thr_idx, sympy.Expr)):
+            idx = getattr(thr_idx, "__index__", None)
+            if idx is None:
+                raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
+            thr_idx = int(idx())
+        if type(thr_idx) is int and thr_idx < 0:
+            raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
+        if isinstance(thr_idx, sympy.Expr) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
+            raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
+                              f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
+        for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
+                     ("thr_vmnk", _thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ThrMMA is immutable")
+
+    def __repr__(self) -> str:
+        return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
+
+    def _split(self, x: Any, op: str) -> tuple[Layout, Layout]:
+        """(the thread's values: (FrgV,RestI,RestJ,...), tid -> the thread's base offset)."""
+        thr = self.tiled_mma._thrfrg(x, op)
+        rest = thr.shape[1][1]                                            # type: ignore[index]
+        coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
+        frag = slice_(coord, thr)
+        # (ThrV,(ThrI,ThrJ)) as a function of the thread index: the mode of MNK that operand
+        # does not span contributes nothing (stride 0), as partition_X ignores that coordinate
+        vmnk = self.tiled_mma.thr_layout_vmnk
+        t0 = thr[0]
+        tv, (ti, tj) = t0[0], (t0[1][0], t0[1][1])
+        i, j, _l = _MODES[op]
+        modes = [tv, None, None, None]
+        modes[i + 1], modes[j + 1] = ti, tj
+        other = ({1, 2, 3} - {i + 1, j + 1}).pop()
+        modes[other] = make_layout(size(vmnk[other]), 0)
+        return frag, make_layout(*modes)
+
+    def _offset(self, base: Layout) -> Any:
+        if type(self.thr_idx) is int:
+            return base(self.thr_idx)
+        return index_expr(base, self.thr_idx)
+
+    def _partition(self, x: Any, op: str) -> Any:
+        frag, base = self._split(x, op)
+        if isinstance(x, Layout):
+            return frag
+        from .tensor import make_tensor   # type: ignore[import-not-found]  # noqa: PLC0415
+        return make_tensor(x.data + self._offset(base), frag)
+
+    def partition_A(self, x: Any) -> Any:
+        """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
+        return self._partition(x, "A")
+
+    def partition_B(self, x: Any) -> Any:
+        """The thread's values of the (N,K,...) tensor ``x``: ``(FrgV, RestN, RestK, ...)``."""
+        return self._partition(x, "B")
+
+    def partition_C(self, x: Any) -> Any:
+        """The thread's values of the (M,N,...) tensor ``x``: ``(FrgV, RestM, RestN, ...)``."""
+        return self._partition(x, "C")
+
+    def offset_A(self, x: Any) -> Any:
+        """The offset in ``x`` (a layout or a tensor's layout) of the thread's first A value."""
+        return self._offset(self._split(x, "A")[1])
+
+    def offset_B(self, x: Any) -> Any:
+        """The offset in ``x`` of the thread's first B value."""
+        return self._offset(self._split(x, "B")[1])
+
+    def offset_C(self, x: Any) -> Any:
+        """The offset in ``x`` of the thread's first C value."""
+        return self._offset(self._split(x, "C")[1])
+
+
+def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
+                   permutations: Any = None) -> TiledMMA:
+    """CuTe's ``make_tiled_mma(atom, thr_layout, permutations)``.
+
+    ``atom``: an :class:`MMA_Atom`, traits, or CuTe's name of the MMA operation. ``atom_layout``:
+    a layout or a shape (compact column-major) of atoms over (M,N,K), padded to rank 3 with
+    ``_1:_0``. ``permutations``: up to three tilers of M, N, K (``_`` for none), padded with ``_``.
+
+    @pre ``rank(atom_layout) <= 3``, ``rank(permutations) <= 3``; permutations static.
+    @post ``result.thr_layout_vmnk == tiled_product(atom.ThrID, append(atom_layout, _1:_0, n=3))``.
+
+    >>> mma = make_tiled_mma("SM70_8x8x4_F16F16F16F16_TN", (2, 2))
+    >>> print(mma.get_thr_layout_vmnk(), mma.thr_size())
+    ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0) 32
+    >>> print(mma.get_layoutA_TV())
+    ((_4,(_2,_2),_2),(_4,(_1,_1))):((_1,(_8,_0),_4),(_16,(_0,_0)))
+    """
+    mma_atom = atom if isinstance(atom, MMA_Atom) else MMA_Atom(atom)
+    thr = _as_layout(atom_layout, "make_tiled_mma")
+    if thr.rank() > 3:
+        raise RankError(f"TiledMMA requires rank-3 AtomLayoutMNK, got {thr}")
+    thr = append(thr, make_layout(1, 0), 3)
+    perms: tuple[Any, ...] = (_, _, _)
+    if permutations is not None:
+        p = unwrap(permutations)
+        p = tuple(p) if type(p) is tuple else (p,)
+        if len(p) > 3:
+            raise RankError(f"TiledMMA requires rank-3 PermutationMNK, got {permutations}")
+        perms = p + (_,) * (3 - len(p))
+    return TiledMMA(mma_atom, thr, (perms[0], perms[1], perms[2]))
+
+
+def tile_shape(mma: TiledMMA) -> IntTuple:
+    """CuTe's ``tile_shape(mma)``: the (M,N,K) extent of one tile of the tiled MMA."""
+    return mma.tile_shape()
+
+
+def _partition_shape(mma: TiledMMA, shape: Any, op: str) -> IntTuple:
+    thr = mma._thrfrg(make_layout(unwrap(shape)), op)
+    rest = thr.shape[1][1]                                                # type: ignore[index]
+    coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
+    return wrap(slice_(coord, thr).shape)
+
+
+def partition_shape_A(mma: TiledMMA, shape_mk: Any) -> IntTuple:
+    """The shape of every thread's ``partition_A`` of an (M,K) tensor (CuTe's ``partition_shape_A``).
+
+    >>> partition_shape_A(make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2)), (128, 32))
+    ((_2,_2,_2),_4,_2)
+    """
+    return _partition_shape(mma, shape_mk, "A")
+
+
+def partition_shape_B(mma: TiledMMA, shape_nk: Any) -> IntTuple:
+    """The shape of every thread's ``partition_B`` of an (N,K) tensor."""
+    return _partition_shape(mma, shape_nk, "B")
+
+
+def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> IntTuple:
+    """The shape of every thread's ``partition_C`` of an (M,N) tensor."""
+    return _partition_shape(mma, shape_mn, "C")
+
+
+def _like(x: Any, layout: Layout) -> Any:
+    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s data."""
+    if isinstance(x, Layout):
+        return layout
+    from .tensor import make_tensor   # noqa: PLC0415
+    return make_tensor(x.data, layout)
