@@ -163,3 +163,22 @@ __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
     "partition_shape_A", "partition_shape_B", "partition_shape_C", "tile_shape",
 ]
+
+# Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.
+# The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
+from . import views as _views
+from .views import notebook as _notebook
+from .tensor.copy import TiledCopy as _TiledCopy
+
+latex = _checked(_views.latex)
+latex_tv = _checked(_views.latex_tv)
+svg = _checked(_views.svg)
+svg_tv = _checked(_views.svg_tv)
+html = _checked(_views.html)
+html_tv = _checked(_views.html_tv)
+print_latex = _checked(_views.print_latex)
+print_latex_tv = _checked(_views.print_latex_tv)
+print_svg = _checked(_views.print_svg)
+_notebook.wire(Layout, ComposedLayout, TiledMMA, _TiledCopy)
+
+__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]

@@ -288,13 +288,13 @@ def _tile_extents(tile: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def tv_source(layout_tv: Any, tile_mn: Any, swap: bool = False) -> TVSource:
+def tv_source(layout_tv: Any, tile_mn: Any, swap: bool = False, header: Optional[str] = None) -> TVSource:
     """A TV layout ``(t, v) -> idx`` into a ``tile_mn`` tile, as coordinates ``(idx % M, idx // M)``.
 
     ``swap`` gives ``(col, row)`` instead (B of an MMA is drawn ``k`` down, ``n`` across).
     A layout whose values are already coordinates (a tensor over an identity
     tensor, ``ArithTuple(_0,_0) o ...``) is read through its ``tv_coords``
-    method when it has one.
+    method when it has one. ``header`` replaces how the map prints.
 
     @pre ``rank(layout_tv) == 2``; every offset lies in the tile.
 
@@ -311,7 +311,7 @@ def tv_source(layout_tv: Any, tile_mn: Any, swap: bool = False) -> TVSource:
     if callable(own):
         nthr, nval, crd = own()
         coords = tuple((c[1], c[0]) if swap else (c[0], c[1]) for c in crd)
-        return TVSource(str(layout_tv), nthr, nval, coords)
+        return TVSource(header or str(layout_tv), nthr, nval, coords)
     if not isinstance(layout_tv, Layout):
         raise LayoutError(f"a TV picture takes a (thread,value) -> index Layout, got {type(layout_tv).__name__}")
     if layout_tv.rank() != 2:
@@ -325,7 +325,7 @@ def tv_source(layout_tv: Any, tile_mn: Any, swap: bool = False) -> TVSource:
             if not 0 <= idx < M * N:
                 raise LayoutError(f"the TV layout {layout_tv} reaches {idx}, outside the {M}x{N} tile")
             out.append((idx // M, idx % M) if swap else (idx % M, idx // M))
-    return TVSource(str(layout_tv), len(t0), len(t1), tuple(out))
+    return TVSource(header or str(layout_tv), len(t0), len(t1), tuple(out))
 
 
 def tv_panel(src: TVSource, name: str, rows: int, cols: int, row_name: str = "m", col_name: str = "n",

@@ -15,6 +15,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ..core.errors import LayoutError
+from ..layout.layout import Layout
+from ..tensor.copy import TiledCopy
+from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
 from .model import Bind, Picture, _clip_note, _tile_extents, tv_panel, tv_source
 
 __all__ = ["mma_picture", "copy_picture", "picture_of", "is_mma"]
@@ -22,19 +25,20 @@ __all__ = ["mma_picture", "copy_picture", "picture_of", "is_mma"]
 
 def mma_picture(C: Any, A: Any, B: Any, tile_mnk: Any, tile_text: Optional[str] = None,
                 title: tuple[str, ...] = (), max_rows: Optional[int] = None,
-                max_cols: Optional[int] = None) -> Picture:
+                max_cols: Optional[int] = None, headers: Optional[tuple[str, str, str]] = None) -> Picture:
     """The panels of CuTe's MMA picture: C ``(m, n)``, A ``(m, k)`` and B drawn ``(k, n)``.
 
     ``C``, ``A``, ``B`` map ``(thread, value)`` to an index of the ``(M, N)``,
-    ``(M, K)`` and ``(N, K)`` tiles (or are coordinate tensors with ``tv_coords``).
+    ``(M, K)`` and ``(N, K)`` tiles (or are coordinate tensors with ``tv_coords``);
+    ``headers`` replace how C, A, B print in CuTe's comment lines.
 
     @post panel C has ``M x N`` cells, A ``M x K``, B ``K x N``; each cell is
           owned by the first ``(t, v)`` (thread-major) that reaches it.
     """
     M, N, K = _tile_extents(tile_mnk)
-    sc = tv_source(C, (M, N))
-    sa = tv_source(A, (M, K))
-    sb = tv_source(B, (N, K), swap=True)
+    sc = tv_source(C, (M, N), header=headers[0] if headers else None)
+    sa = tv_source(A, (M, K), header=headers[1] if headers else None)
+    sb = tv_source(B, (N, K), swap=True, header=headers[2] if headers else None)
     panels = (tv_panel(sc, "C", M, N, "m", "n", max_rows, max_cols),
               tv_panel(sa, "A", M, K, "m", "k", max_rows, max_cols),
               tv_panel(sb, "B", K, N, "k", "n", max_rows, max_cols))
@@ -46,13 +50,15 @@ def mma_picture(C: Any, A: Any, B: Any, tile_mnk: Any, tile_text: Optional[str] 
 
 
 def copy_picture(S: Any, D: Any, tile_mn: Any, title: tuple[str, ...] = (),
-                 max_rows: Optional[int] = None, max_cols: Optional[int] = None) -> Picture:
+                 max_rows: Optional[int] = None, max_cols: Optional[int] = None,
+                 headers: Optional[tuple[str, str]] = None) -> Picture:
     """The panels of CuTe's copy picture: source S and destination D over the ``(M, N)`` tile.
 
     @post two panels of ``M x N`` cells, each cell owned by the first ``(t, v)`` reaching it.
     """
     M, N = _tile_extents(tile_mn)
-    s, d = tv_source(S, (M, N)), tv_source(D, (M, N))
+    s = tv_source(S, (M, N), header=headers[0] if headers else None)
+    d = tv_source(D, (M, N), header=headers[1] if headers else None)
     panels = (tv_panel(s, "S", M, N, max_rows=max_rows, max_cols=max_cols),
               tv_panel(d, "D", M, N, max_rows=max_rows, max_cols=max_cols))
     return Picture("copy", panels, title or (f"copy tile ({M},{N})",), (M, N), f"({M},{N})",
@@ -61,10 +67,66 @@ def copy_picture(S: Any, D: Any, tile_mn: Any, title: tuple[str, ...] = (),
 
 def is_mma(x: Any) -> bool:
     """Whether ``x`` is drawn as an MMA (a TiledMMA or an MMA atom)."""
-    return callable(getattr(x, "get_layoutC_TV", None)) or callable(getattr(x, "make_tiled_mma", None))
+    return isinstance(x, (TiledMMA, MMA_Atom))
+
+
+def coord_header(tile: tuple[int, ...], tv: Layout) -> str:
+    """How CuTe prints ``composition(make_identity_tensor(tile), tv)``: ``ArithTuple(_0,_0) o ...``.
+
+    The TV layout's offsets become coordinates of the tile: strides are scaled
+    basis elements ``_k@i`` (the tensor layer's composition with an identity layout).
+    """
+    from .. import tensor
+    make, compose = getattr(tensor, "make_identity_tensor", None), getattr(tensor, "composition", None)
+    if make is None or compose is None:
+        raise ImportError("the tensor layer has no make_identity_tensor/composition")
+    return str(compose(make(tile), tv))
+
+
+def _headers(tiles: tuple[tuple[int, ...], ...], tvs: tuple[Layout, ...]) -> Optional[tuple[str, ...]]:
+    try:
+        return tuple(coord_header(t, v) for t, v in zip(tiles, tvs))
+    except ImportError:     # no tensor layer: the plain TV layouts print instead
+        return None
+
+
+def _mma(mma: TiledMMA, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
+    tile = mma.tile_shape()
+    M, N, K = _tile_extents(tile)
+    C, A, B = mma.get_layoutC_TV(), mma.get_layoutA_TV(), mma.get_layoutB_TV()
+    h = _headers(((M, N), (M, K), (N, K)), (C, A, B))
+    title = (f"TiledMMA {mma.atom.name} over atoms {mma.atom_layout_mnk}",
+             f"tile (M,N,K) = {tile}: C (m,n) bottom right, A (m,k) left, B (k,n) top")
+    return mma_picture(C, A, B, (M, N, K), str(tile), title, max_rows, max_cols,
+                       None if h is None else (h[0], h[1], h[2]))
+
+
+def _copy(tc: TiledCopy, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
+    M, N = _tile_extents(tc.Tiler_MN)
+    S, D = tc.get_layoutS_TV(), tc.get_layoutD_TV()
+    h = _copy_headers(tc, (M, N))
+    title = (f"TiledCopy {tc.Traits.name} of {tc.ValType}: TiledLayout_TV {tc.TiledLayout_TV}",
+             f"tile (M,N) = ({M},{N}): S (source) left, D (destination) right")
+    return copy_picture(S, D, (M, N), title, max_rows, max_cols, h)
+
+
+def _copy_headers(tc: TiledCopy, tile: tuple[int, int]) -> Optional[tuple[str, str]]:
+    """CuTe prints ``tidfrg_S(make_identity_tensor(tile))(_,_,0)``: the identity composed with ``thrval2mn``."""
+    try:
+        s = coord_header(tile, tc.thrval2mn(tc._ref2src()))
+        d = coord_header(tile, tc.thrval2mn(tc._ref2dst()))
+    except ImportError:
+        return None
+    return s, d
 
 
 def picture_of(x: Any, bind: Bind, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
-    """The picture of a tensor, an MMA or a copy."""
+    """The picture of an MMA atom, a TiledMMA or a TiledCopy."""
+    if isinstance(x, MMA_Atom):
+        x = make_tiled_mma(x)
+    if isinstance(x, TiledMMA):
+        return _mma(x, max_rows, max_cols)
+    if isinstance(x, TiledCopy):
+        return _copy(x, max_rows, max_cols)
     raise LayoutError(f"no picture of a {type(x).__name__} ({x}): pictures are of layouts, "
                       "composed layouts, tensors, TiledMMA and TiledCopy")
