@@ -96,12 +96,16 @@ def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], 
 
 def _picture(result: Any, fmt: str, values: dict[str, int]) -> str:
     from . import views
+    from .core.errors import UndecidableError
     bind = values or None
-    if fmt == "latex":
-        return views.latex(result, bind)
-    if fmt == "svg":
-        return views.svg(result, bind)
-    return views.html(result, bind)
+    try:
+        if fmt == "latex":
+            return views.latex(result, bind)
+        if fmt == "svg":
+            return views.svg(result, bind)
+        return views.html(result, bind)
+    except UndecidableError as e:
+        raise LayoutError(f"{e} (on the command line: --bind NAME=VALUE)") from e
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -253,7 +253,7 @@ def layout_picture(layout: Any, bind: Bind = None, max_rows: Optional[int] = Non
     c = cols if max_cols is None else min(cols, max_cols)
     vals = _grid(shown, r, c)
     cells = tuple((i, j, vals[i * c + j], 0) for i in range(r) for j in range(c))
-    title: tuple[str, ...] = (str(src),)
+    title: tuple[str, ...] = (str(layout),)
     if _is_symbolic(src):
         f = _formula(src)
         title += ((f,) if f else ()) + (
