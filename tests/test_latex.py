@@ -86,10 +86,17 @@ def read_layout(text: str) -> tuple[str, list[tuple[int, int, str, int]], tuple[
     return lines[0][len("% Layout: "):], nodes, (int(g.group(3)), int(g.group(4))), labels
 
 
+def append2(L: Any) -> Any:
+    """CuTe's ``append<2>(L, Layout<_1,_0>{})``; a composed layout appends to its inner layout."""
+    if isinstance(L, cs.ComposedLayout):
+        return cs.ComposedLayout(L.layout_a, L.offset, append2(L.layout_b))
+    return cs.append(L, cs.make_layout(1, 0), 2)
+
+
 def check_layout_text(L: Any, text: str, shown: Optional[Any] = None) -> None:
     """Every post-condition of print_latex(L): header, nodes in row order with L(m,n) and its color, grid, labels."""
     shown = L if shown is None else shown
-    R = shown if shown.rank() == 2 else cs.append(shown, cs.make_layout(1, 0), 2)
+    R = shown if shown.rank() == 2 else append2(shown)
     M, N = int(cs.size(R[0])), int(cs.size(R[1]))
     header, nodes, grid, labels = read_layout(text)
     assert header == str(R)
@@ -269,13 +276,15 @@ def test_print_latex_copy_is_cutes_text(case: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------- command line
-def test_cli_latex(tmp_path: Any) -> None:
+def test_cli_latex(tmp_path: Any, capsys: Any) -> None:
     out = tmp_path / "p.tex"
     p = subprocess.run([sys.executable, "-m", "cute_sym.cli", "--format", "latex", "-o", str(out),
                         "logical_divide(_24:_2, _4:_2)"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout == "", p.stderr
     L = cs.parse("(_4,(_2,_3)):(_4,(_2,_16))")
     check_layout_text(L, out.read_text())
-    p = subprocess.run([sys.executable, "-m", "cute_sym.cli", "--format", "latex", "(M,_2):(_1,M)"],
-                       capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2 and "Traceback" not in p.stderr and "bind" in p.stderr
+    from cute_sym.cli import main
+    assert main(["--format", "latex", "(M,_2):(_1,M)"]) == 2
+    assert "--bind" in capsys.readouterr().err
+    assert main(["--format", "latex", "--bind", "M=3", "(M,_2):(_1,M)"]) == 0
+    check_layout_text(cs.parse("(3,_2):(_1,3)"), capsys.readouterr().out)

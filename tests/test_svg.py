@@ -19,7 +19,7 @@ from typing import Any, Optional
 import pytest
 
 import cute_sym as cs
-from test_latex import (NODE, TVTEXT, body, first_owner, picture_cases, same_as_cute, tiled_copy)
+from test_latex import NODE, append2, first_owner, picture_cases, same_as_cute, tiled_copy
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 CUTE_SVG_TV = ["175,175,255", "175,255,175", "255,255,175", "255,175,175",
@@ -90,7 +90,7 @@ def check_layout_svg(L: Any, svg: str, shown: Optional[Any] = None,
                      rows: Optional[int] = None, cols: Optional[int] = None) -> None:
     """Every cell of the (clipped) grid holds L(m, n), colored as print_latex colors it."""
     shown = L if shown is None else shown
-    R = shown if shown.rank() == 2 else cs.append(shown, cs.make_layout(1, 0), 2)
+    R = shown if shown.rank() == 2 else append2(shown)
     M, N = int(cs.size(R[0])), int(cs.size(R[1]))
     M, N = min(M, rows or M), min(N, cols or N)
     (p,) = read_panels(svg)
@@ -266,13 +266,21 @@ def test_notebook_reprs() -> None:
     assert "rows 64..255 left out" in tc._repr_svg_()                  # type: ignore[attr-defined]
 
 
-def test_cli_svg(tmp_path: Any) -> None:
+def test_cli_svg(tmp_path: Any, capsys: Any) -> None:
+    from cute_sym.cli import main
     out = tmp_path / "p.svg"
-    p = subprocess.run([sys.executable, "-m", "cute_sym.cli", "--format", "svg", "--bind", "M=6", "-o", str(out),
-                        "logical_divide((M,_8):(_1,M), (_2,_4))"], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
+    assert main(["--format", "svg", "--bind", "M=6", "-o", str(out), "logical_divide((M,_8):(_1,M), (_2,_4))"]) == 0
     L = cs.logical_divide(cs.parse("(M,_8):(_1,M)"), cs.parse("(_2,_4)"))
     check_layout_svg(L, out.read_text(), shown=cs.subs(L, {"M": 6}))
-    for bad in (["--format", "png", "_4:_1"], ["--format", "svg", "size(_4:_1)"], ["--format", "svg", "(_4,_2"]):
-        p = subprocess.run([sys.executable, "-m", "cute_sym.cli", *bad], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 2 and "Traceback" not in p.stderr and "error" in p.stderr, bad
+    assert main(["--format", "svg", "(_4,_8):(_8,_1)"]) == 0
+    check_layout_svg(cs.parse("(_4,_8):(_8,_1)"), capsys.readouterr().out)
+    with pytest.raises(SystemExit) as e:            # argparse's usage error
+        main(["--format", "png", "_4:_1"])
+    assert e.value.code == 2 and "invalid choice: 'png'" in capsys.readouterr().err
+    for bad, why in ((["--format", "svg", "size(_4:_1)"], "no picture of a"), (["--format", "svg", "(_4,_2"], "expected"),
+                     (["--format", "svg", "Dyn(_1,_2,_3)"], "cannot evaluate")):
+        assert main(bad) == 2, bad
+        assert why in capsys.readouterr().err
+    p = subprocess.run([sys.executable, "-m", "cute_sym.cli", "--format", "svg", "(_4,_2"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.startswith("cute-sym: error:")
