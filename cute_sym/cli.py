@@ -46,11 +46,21 @@ def _split_args(text: str) -> list[str]:
     return parts
 
 
+def _argument(text: str) -> Any:
+    """CuTe notation; the name of an MMA atom (``SM80_16x8x16_F16F16F16F16_TN``) stays a name."""
+    import cute_sym
+    if text.isidentifier() and text in cute_sym.mma_atom_names():
+        return text
+    return cute_sym.parse(text)
+
+
 def evaluate_call(expr: str) -> Any:
     """Evaluate ``op(arg, ...)`` (or a bare notation value) with cute_sym.
 
     >>> print(evaluate_call("logical_divide(_24:_2, _4:_2)"))
     (_4,(_2,_3)):(_4,(_2,_16))
+    >>> evaluate_call("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN, (_2,_2))").tile_shape()
+    (_32,_16,_8)
     """
     import cute_sym
     expr = expr.strip()
@@ -60,7 +70,7 @@ def evaluate_call(expr: str) -> Any:
         fn = getattr(cute_sym, name, None)
         if fn is None or not callable(fn):
             raise LayoutError(f"unknown operation {name!r}")
-        args = [cute_sym.parse(a) for a in _split_args(rest[:-1])]
+        args = [_argument(a) for a in _split_args(rest[:-1])]
         return fn(*args)
     return cute_sym.parse(expr)
 

@@ -284,3 +284,21 @@ def test_cli_svg(tmp_path: Any, capsys: Any) -> None:
     p = subprocess.run([sys.executable, "-m", "cute_sym.cli", "--format", "svg", "(_4,_2"], capture_output=True,
                        text=True, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.startswith("cute-sym: error:")
+
+
+def test_docs_pictures_are_generated() -> None:
+    """docs/pictures.md and its images are exactly what scripts/make_pictures.py writes."""
+    import importlib.util
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location("make_pictures", os.path.join(root, "scripts", "make_pictures.py"))
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    files = mod.render()
+    assert "docs/pictures.md" in files and len(files) >= 8
+    for rel, text in files.items():
+        with open(os.path.join(root, rel), encoding="utf-8") as fh:
+            assert fh.read() == text, f"{rel} is stale: python3 scripts/make_pictures.py"
+        if rel.endswith(".svg"):
+            ET.fromstring("\n".join(ln for ln in text.split("\n") if not ln.startswith("<!--")))
