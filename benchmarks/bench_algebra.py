@@ -405,21 +405,18 @@ class Call:
 
 
 def clear_caches(cold_sympy: bool = False) -> None:
-    dec = getattr(cs, "decide", None)
-    for name in ("_prove_sym", "_bounds"):
-        fn = getattr(dec, name, None)
-        if fn is not None and hasattr(fn, "cache_clear"):
-            fn.cache_clear()
+    from cute_sym.core import decide
+    decide.clear_caches()
     if cold_sympy:
         from sympy.core.cache import clear_cache
         clear_cache()
 
 
 def cache_size() -> int:
-    dec = getattr(cs, "decide", None)
+    from cute_sym.core.decide.prove import _prove_sym
+    from cute_sym.core.decide.reason import _bounds
     total = 0
-    for name in ("_prove_sym", "_bounds"):
-        fn = getattr(dec, name, None)
+    for fn in (_prove_sym, _bounds):
         if fn is not None and hasattr(fn, "cache_info"):
             total += fn.cache_info().currsize
     return total

@@ -20,7 +20,7 @@ from .core.integers import Dyn, DynSymbol, Int, IntLike, is_static
 from .core.decide import assume, collect_guards, prove
 from .core.int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
 from .core import int_tuple as _it
-from .layout import layout as _lay
+from . import layout as _lay
 from . import swizzle as _alg
 from .layout import coords as _coords
 from .layout.layout import Layout, LayoutLeft, LayoutRight, make_layout
@@ -137,6 +137,34 @@ coord_expr = _checked(_coord_expr)
 emit = _checked(_emit)
 evaluate = _checked(_evaluate)
 
+# tensors: scaled bases, engines, partitions; the algebra's entry points also take tensors and basis layouts
+from . import tensor as _tensor
+from .tensor import (
+    ArithmeticTuple, E, ScaledBasis, Tensor, make_tensor, make_gmem_ptr, make_smem_ptr, make_rmem_ptr,
+    make_identity_tensor, make_identity_layout, make_fragment_like, make_coord_tensor, make_basis_like,
+)
+composition = _checked(_tensor.composition)
+logical_divide = _checked(_tensor.logical_divide)
+zipped_divide = _checked(_tensor.zipped_divide)
+tiled_divide = _checked(_tensor.tiled_divide)
+flat_divide = _checked(_tensor.flat_divide)
+coalesce = _checked(_tensor.coalesce)  # type: ignore[assignment]
+filter_zeros = _checked(_tensor.filter_zeros)  # type: ignore[assignment]
+filter = _checked(_tensor.filter)  # type: ignore[assignment]
+group_modes = _checked(_tensor.group_modes)
+take = _checked(_tensor.take)  # type: ignore[assignment]
+logical_product = _checked(_tensor.logical_product)
+zipped_product = _checked(_tensor.zipped_product)
+tiled_product = _checked(_tensor.tiled_product)
+flat_product = _checked(_tensor.flat_product)
+blocked_product = _checked(_tensor.blocked_product)
+raked_product = _checked(_tensor.raked_product)
+local_tile = _checked(_tensor.local_tile)
+local_partition = _checked(_tensor.local_partition)
+inner_partition = _checked(_tensor.inner_partition)
+outer_partition = _checked(_tensor.outer_partition)
+flatten = _public(_tensor.flatten)
+
 __all__ = [
     "DivisibilityError", "InjectivityError", "LayoutError", "NotationError", "RankError", "UndecidableError",
     "Dyn", "DynSymbol", "Int", "IntLike", "IntTuple", "StaticInt", "Tup", "is_static", "assume",
@@ -150,6 +178,9 @@ __all__ = [
     "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape",
     "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
     "layout_table", "print_layout", "index_expr", "coord_expr", "FloorDiv", "IMod", "emit", "evaluate",
+    "ArithmeticTuple", "E", "ScaledBasis", "Tensor", "make_tensor", "make_gmem_ptr", "make_smem_ptr",
+    "make_rmem_ptr", "make_identity_tensor", "make_identity_layout", "make_fragment_like", "make_coord_tensor",
+    "make_basis_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
 ]
 
 # MMA atoms (CuTe's traits as data) and tiled MMAs

@@ -8,7 +8,8 @@ from ..core.errors import RankError
 from ..core.int_tuple import (
     IntTuple, unwrap, leaves,
 )
-from ..layout.layout import Layout, _mk, filter_zeros
+from ..layout.layout import Layout, _mk
+from ..layout.modes import filter_zeros
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
 

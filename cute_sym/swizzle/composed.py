@@ -18,7 +18,8 @@ import sympy
 from ..core.errors import LayoutError
 from ..core.int_tuple import IntTuple, Underscore, leaf_str
 from ..core.integers import IntLike, is_static
-from ..layout.layout import Layout, slice_and_offset
+from ..layout.layout import Layout
+from ..layout.modes import slice_and_offset
 from .swizzle import Swizzle
 
 __all__ = ["ComposedLayout", "make_composed_layout"]

@@ -1,0 +1,65 @@
+"""The one decision procedure: prove or refute facts about integer expressions.
+
+Every comparison of possibly-symbolic integers in cute_sym goes through this
+module. :func:`prove` answers ``True`` (proved), ``False`` (refuted) or
+``None`` (unknown) for
+
+* ``"=="``, ``"!="``, ``"<"``, ``"<="``, ``">"``, ``">="``
+* ``"|"``: ``a | b``, *a divides b* (``b % a == 0``)
+
+from what is known: every symbol is an integer; the sign a symbol was made
+with (:func:`~cute_sym.core.integers.Dyn`); the divisibility and bounds it carries;
+and the facts stated with :func:`assume` or recorded by :func:`collect_guards`.
+Static operands are decided by plain ``int`` arithmetic, without sympy.
+
+How it reasons (sound, not complete):
+
+* divisibility facts are kept as structure: a symbol ``M`` known to be a
+  multiple of 16 is rewritten ``16*M'`` before anything else, so sympy's own
+  algebra sees it;
+* equalities that hold become ``0`` under ``expand``; differences are bounded
+  by interval arithmetic over the expression tree (sums, products, powers,
+  floor/ceiling, Mod, Min/Max, Abs), on the expanded and on the factored form;
+* ``a | b`` holds when ``b/a`` is an integer polynomial; for a constant ``a`` it
+  is decided from the coefficients of ``b`` when they settle it.
+
+:func:`require` is what operations call: it returns the decided truth value,
+raises :class:`~cute_sym.UndecidableError` naming the missing fact, or
+(inside :func:`collect_guards`) assumes the branch the caller names and
+records the fact.
+
+>>> from cute_sym.core.integers import Dyn
+>>> from cute_sym.core.decide import prove, assume
+>>> import sympy
+>>> M, N = Dyn("M"), Dyn("N")
+>>> prove("|", 4, 16 * N), prove("<", M, M + 1), prove("==", M, N)
+(True, True, None)
+>>> prove("|", 4, 4 * M + 2)
+False
+>>> with assume(sympy.Eq(M % 4, 0)):
+...     prove("|", 4, M)
+True
+
+The procedure is a small package, each module importing only those before it:
+``base`` (relations, facts, the static path), ``reason`` (facts as structure,
+intervals, orderings), ``divisibility``, ``prove``, ``guards`` (``require``,
+``require_any``, ``collect_guards``, the facts as text) and ``assume``.
+"""
+from .base import Bound, Fact, Rel
+from .reason import bounds, is_big, is_polynomial
+from .prove import prove
+from .guards import Guards, collect_guards, fact_text, require, require_any
+from .assume import assume
+
+__all__ = [
+    "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
+    "is_big", "is_polynomial", "Bound", "Fact", "Rel", "clear_caches",
+]
+
+
+def clear_caches() -> None:
+    """Forget every memoised answer (for cold-start measurements; answers do not change)."""
+    from .prove import _prove_sym
+    from .reason import _bounds
+    for fn in (_prove_sym, _bounds):
+        fn.cache_clear()

@@ -1,0 +1,82 @@
+"""assume: state facts for a block of code."""
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator, Sequence
+
+import sympy
+
+from ..errors import LayoutError
+from ..integers import Dyn
+from .base import Fact, _FACTS
+from .guards import _to_facts
+
+
+# ---------------------------------------------------------------- assume
+def _parse_fact(f: Any, names: dict[str, sympy.Symbol]) -> list[Fact]:
+    if isinstance(f, bool) or f is sympy.true or f is sympy.false:
+        raise LayoutError("assume: got a plain bool; write the fact as sympy.Eq(M % 4, 0) or as the string 'M % 4 == 0'")
+    if isinstance(f, str):
+        f = sympy.sympify(f.replace("==", "__EQ__").replace("__EQ__", "=="), locals=dict(names), evaluate=False)
+        if isinstance(f, bool):
+            raise LayoutError("assume: the fact text evaluated to a constant")
+    if isinstance(f, sympy.Eq):
+        lhs, rhs = f.lhs, f.rhs
+        if isinstance(lhs, sympy.Mod) and rhs == 0:
+            return [("dvd", lhs.args[1], lhs.args[0])]
+        return _to_facts("==", lhs, rhs)
+    for cls, rel in ((sympy.StrictLessThan, "<"), (sympy.LessThan, "<="),
+                     (sympy.StrictGreaterThan, ">"), (sympy.GreaterThan, ">=")):
+        if isinstance(f, cls):
+            return _to_facts(rel, f.lhs, f.rhs)
+    if isinstance(f, sympy.And):
+        out: list[Fact] = []
+        for a in f.args:
+            out.extend(_parse_fact(a, names))
+        return out
+    raise LayoutError(f"assume: cannot use {f!r} as a fact (use ==, <, <=, >, >= or a Mod(...) == 0)")
+
+
+@contextlib.contextmanager
+def assume(*facts: Any, symbols: Sequence[sympy.Symbol] = ()) -> Iterator[None]:
+    """State facts about symbols for a block of code.
+
+    Facts are sympy relations (``N >= K``, ``sympy.Eq(M % 128, 0)``) or strings
+    (``"M % 128 == 0"``; names are looked up among ``symbols`` and the symbols
+    of the other facts, else made positive).
+
+    @pre each fact is a relation (``==``, ``<``, ``<=``, ``>``, ``>=``, a
+         ``Mod(...) == 0`` or an ``And`` of those), not a plain bool (else :class:`LayoutError`).
+    @post inside the block :func:`prove` and :func:`require` may use the facts
+          (added to those of enclosing blocks); on exit they are forgotten.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> from cute_sym.core.decide import prove, assume
+    >>> M, N = Dyn("M"), Dyn("N")
+    >>> with assume(N >= M + 1):
+    ...     prove("<", M, N)
+    True
+    >>> prove("<", M, N) is None
+    True
+    >>> with assume("M % 4 == 0", symbols=[M]):
+    ...     prove("|", 4, M)
+    True
+    """
+    names: dict[str, sympy.Symbol] = {s.name: s for s in symbols}
+    for f in facts:
+        if isinstance(f, sympy.Basic):
+            for s in f.free_symbols:
+                names.setdefault(s.name, s)
+    parsed: list[Fact] = []
+    for f in facts:
+        if isinstance(f, str):
+            import re
+            for name in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", f):
+                if name not in names and name not in ("Mod", "floor", "ceiling", "Min", "Max"):
+                    names[name] = Dyn(name)
+        parsed.extend(_parse_fact(f, names))
+    token = _FACTS.set(_FACTS.get() + tuple(parsed))
+    try:
+        yield
+    finally:
+        _FACTS.reset(token)

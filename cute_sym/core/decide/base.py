@@ -1,0 +1,64 @@
+"""The vocabulary of the decision procedure: relations, facts, bounds, the facts in force, and the static path."""
+from __future__ import annotations
+
+import contextvars
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+import sympy
+
+if TYPE_CHECKING:  # the type only: guards sits above this module
+    from .guards import Guards
+
+from ..errors import LayoutError
+
+
+Rel = str
+_RELS = ("==", "!=", "<", "<=", ">", ">=", "|")
+
+# A fact is a normalised tuple: ("ge0", e) e >= 0; ("eq0", e) e == 0; ("dvd", d, e) d | e.
+Fact = tuple[Any, ...]
+Bound = Optional[Union[int, sympy.Rational]]
+
+_FACTS: contextvars.ContextVar[tuple[Fact, ...]] = contextvars.ContextVar("cute_sym_facts", default=())
+_GUARDS: contextvars.ContextVar[Optional["Guards"]] = contextvars.ContextVar("cute_sym_guards", default=None)
+
+# ---------------------------------------------------------------- static path
+def _prove_int(rel: Rel, a: int, b: int) -> bool:
+    if rel == "==":
+        return a == b
+    if rel == "!=":
+        return a != b
+    if rel == "<":
+        return a < b
+    if rel == "<=":
+        return a <= b
+    if rel == ">":
+        return a > b
+    if rel == ">=":
+        return a >= b
+    if rel == "|":
+        return b == 0 if a == 0 else b % a == 0
+    raise LayoutError(f"unknown relation {rel!r}")
+
+
+_ZERO = sympy.Integer(0)
+_ONE = sympy.Integer(1)
+
+
+def _sym(x: Any) -> sympy.Expr:
+    """``x`` as a sympy expression, without the cost of ``sympify`` for the usual cases."""
+    if isinstance(x, sympy.Basic):
+        return x
+    if type(x) is int:
+        return sympy.Integer(x)
+    return sympy.sympify(x)
+
+
+def _facts_in_force() -> tuple[Fact, ...]:
+    facts = _FACTS.get()
+    guards = _GUARDS.get()
+    if guards is not None and guards._facts:
+        facts = facts + guards._facts
+    return facts
+
+

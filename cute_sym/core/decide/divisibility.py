@@ -1,0 +1,125 @@
+"""Divisibility: whether one integer divides another."""
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+import sympy
+
+from .base import Bound, Fact, _ONE, _ZERO, _prove_int
+from .reason import _bounds, _decide_diff, _expand, _subst
+
+
+# ---------------------------------------------------------------- divisibility
+def _is_int_poly_term(q: sympy.Expr) -> bool:
+    """``q`` is an integer times a product of integer-valued generators (non-negative powers)."""
+    c, m = q.as_coeff_Mul()
+    if not c.is_Integer:
+        return False
+    if m is _ONE:
+        return True
+    for base, ex in m.as_powers_dict().items():
+        if not ex.is_Integer or ex < 0 or base.is_integer is not True:
+            return False
+    return True
+
+
+def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:
+    """``n | b`` for an integer ``n > 0`` from the coefficients of the expanded ``b``."""
+    const, terms = b.as_coeff_Add()
+    if not const.is_Integer:
+        return None
+    g = 0
+    for t in sympy.Add.make_args(terms):
+        if t is _ZERO:
+            continue
+        c, m = t.as_coeff_Mul()
+        if not c.is_Integer or m.is_integer is not True:
+            return None
+        g = math.gcd(g, int(c))
+    if g % n == 0:
+        return int(const) % n == 0
+    return None
+
+
+def _nonzero(e: sympy.Expr) -> bool:
+    lo, hi = _bounds(e)
+    return (lo is not None and lo > 0) or (hi is not None and hi < 0)
+
+
+def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[Any, Any]) -> Optional[bool]:
+    if b.is_zero:
+        return True
+    if a.is_zero:
+        return _decide_diff("==", b, ())
+    if a.is_Number and b.is_Number:
+        if a.is_Integer and b.is_Integer:
+            return _prove_int("|", int(a), int(b))
+        return None
+    if a == 1 or a == -1 or a == b or a == -b:
+        return True
+    for f in facts:
+        if f[0] == "dvd" and _subst(f[2], sub) == b and (
+                f[1] == a or _subst(f[1], sub) == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
+            return True
+    eb = _expand(b)
+    if eb.is_zero:
+        return True
+    ca, ma = a.as_coeff_Mul()
+    if ma is _ONE:      # a is a number
+        if not a.is_Integer:
+            return None
+        r = _int_gcd_divides(abs(int(a)), eb)
+        return r if r is not None else _smaller_refutes(a, eb)
+    # a monomial (c * x**k * ...): every term of b divided by it is an integer monomial
+    q = eb / a
+    if q.is_Number:
+        if q.is_Integer:
+            return True
+        if _nonzero(a):
+            return False     # b = q*a with q not an integer and a != 0
+    if not ma.is_Add and _is_int_poly_term(ma):
+        if all(_is_int_poly_term(t / a) for t in sympy.Add.make_args(eb)):
+            return True
+    # a = c*m with m an integer: c must divide b
+    if ca.is_Integer and abs(int(ca)) > 1 and not ma.is_Add and _is_int_poly_term(ma) \
+            and _int_gcd_divides(abs(int(ca)), eb) is False:
+        return False
+    # a polynomial a: exact polynomial division (small expressions only)
+    ea = _expand(a)
+    if ea.is_Add and len(ea.args) + len(sympy.Add.make_args(eb)) <= 8:
+        try:
+            qp, rp = sympy.div(eb, ea)
+        except (sympy.PolynomialError, sympy.polys.polyerrors.PolificationFailed, NotImplementedError):  # pragma: no cover
+            qp, rp = None, None
+        if rp is not None and rp == 0 and all(_is_int_poly_term(t) for t in sympy.Add.make_args(sympy.expand(qp))):
+            return True
+    return _smaller_refutes(a, eb)
+
+
+def _smaller_refutes(a: sympy.Expr, eb: sympy.Expr) -> Optional[bool]:
+    """``a | b`` is false when ``0 < |b| < |a|``."""
+    if _nonzero(eb):
+        lo_a = _abs_lo(_bounds(a))
+        hi_b = _abs_hi(_bounds(eb))
+        if lo_a is not None and hi_b is not None and hi_b < lo_a:
+            return False
+    return None
+
+
+def _abs_lo(iv: tuple[Bound, Bound]) -> Bound:
+    lo, hi = iv
+    if lo is not None and lo >= 0:
+        return lo
+    if hi is not None and hi <= 0:
+        return -hi
+    return 0
+
+
+def _abs_hi(iv: tuple[Bound, Bound]) -> Bound:
+    lo, hi = iv
+    if lo is None or hi is None:
+        return None
+    return max(-lo, hi)
+
+

@@ -1,0 +1,570 @@
+"""How a symbolic relation is decided: facts become structure (divisibility facts become multiples, bounds become fresh symbols), formulas get intervals, and differences are ordered by the bounds of their terms. (One module: these three call one another.)"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any, Optional
+
+import sympy
+
+from ..integers import DynSymbol, IMod, IntLike, symbol_facts
+from .base import Bound, Fact, Rel, _ONE, _facts_in_force, _sym
+
+
+# ---------------------------------------------------------------- orderings
+def _verdict(rel: Rel, lo: Bound, hi: Bound) -> Optional[bool]:
+    """The answer to ``d rel 0`` (``rel`` in ``== != < <=`` read as ``0 rel d``) from bounds of ``d``."""
+    if rel == "<":      # d >= 1 ?
+        if lo is not None and lo >= 1:
+            return True
+        if hi is not None and hi <= 0:
+            return False
+        return None
+    if rel == "<=":     # d >= 0 ?
+        if lo is not None and lo >= 0:
+            return True
+        if hi is not None and hi <= -1:
+            return False
+        return None
+    # "==" / "!="
+    r: Optional[bool] = None
+    if (lo is not None and lo >= 1) or (hi is not None and hi <= -1):
+        r = False
+    elif lo is not None and hi is not None and lo == 0 and hi == 0:
+        r = True
+    if r is None or rel == "==":
+        return r
+    return not r
+
+
+def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Optional[bool]:
+    """Decide ``0 rel d`` for ``rel`` in ``== != < <=``, cheapest reasoning first."""
+    if d.is_Number:
+        return _verdict(rel, d, d)
+    lo, hi = _bounds(d)
+    r = _verdict(rel, lo, hi)
+    if r is not None:
+        return r
+    e = _expand(d)
+    if e.is_Number:
+        return _verdict(rel, e, e)
+    if e != d:
+        lo, hi = _tighten((lo, hi), _bounds(e))
+        r = _verdict(rel, lo, hi)
+        if r is not None:
+            return r
+    # every negative monomial paid for by a positive multiple of it (symbols >= 1)
+    if e.is_Add:
+        lo, hi = _tighten((lo, hi), (_dominated_lo(e), _neg(_dominated_lo(-e))))
+        r = _verdict(rel, lo, hi)
+        if r is not None:
+            return r
+    # facts g >= 0 in force: e = (e - g) + g >= lo(e - g)
+    esyms = _scan(e)[0] if ge0 else set()
+    for g in ge0:
+        if not (_fact_syms(g) & esyms):
+            continue    # lo(e - g) = lo(e) - hi(g) <= lo(e): nothing to gain
+        lo2 = _lower(e - g)     # both sides expanded: so is the difference
+        hi2 = _neg(_lower(-e - g))
+        lo, hi = _tighten((lo, hi), (lo2, hi2))
+        r = _verdict(rel, lo, hi)
+        if r is not None:
+            return r
+    # last resort, small polynomials only: the factored form (e.g. (M-1)*(N-1))
+    if e.is_Add and len(e.args) <= _FACTOR_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
+        targets: list[tuple[sympy.Expr, bool]] = []
+        if rel == "<":
+            targets = [(e - 1, True), (-e, False)]
+        elif rel == "<=":
+            targets = [(e, True), (-e - 1, False)]
+        else:
+            targets = [(e - 1, rel == "!="), (-e - 1, rel == "!=")]
+        for t, answer in targets:
+            f = sympy.factor(t)
+            if f != t and not f.is_Add:
+                flo = _bounds(f)[0]
+                if flo is not None and flo >= 0:
+                    return answer
+    return None
+
+
+_FACTOR_MAX_TERMS = 6
+
+
+def _nonlinear(e: sympy.Expr) -> bool:
+    """Some term of the sum has degree >= 2 (factoring a linear sum only pulls out its content)."""
+    for t in e.args:
+        m = t.as_coeff_Mul()[1]
+        if m is not _ONE and sum(int(k) if k.is_Integer else 2 for k in m.as_powers_dict().values()) >= 2:
+            return True
+    return False
+
+
+def _neg(x: Bound) -> Bound:
+    return None if x is None else -x
+
+
+def _tighten(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
+    lo = x[0] if y[0] is None else (y[0] if x[0] is None else max(x[0], y[0]))
+    hi = x[1] if y[1] is None else (y[1] if x[1] is None else min(x[1], y[1]))
+    return lo, hi
+
+
+def _lower(e: sympy.Expr) -> Bound:
+    lo = _bounds(e)[0]
+    if e.is_Add:
+        d = _dominated_lo(e)
+        if d is not None and (lo is None or d > lo):
+            lo = d
+    return lo
+
+
+def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
+    """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None."""
+    out: dict[Any, int] = {}
+    for base, ex in m.as_powers_dict().items():
+        if not ex.is_Integer or ex <= 0:
+            return None
+        lo = _bounds(base)[0]
+        if lo is None or lo < 1:
+            return None
+        out[base] = int(ex)
+    return out
+
+
+def _dominated_lo(e: sympy.Expr) -> Bound:
+    """Lower bound of a sum, pairing each negative term ``-c*m`` with positive terms
+    ``c'*m*r`` (``r`` a product of generators >= 1), which pay for it.
+
+    Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
+    """
+    pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
+    neg: list[list[Any]] = []
+    rest: list[sympy.Expr] = []
+    const: Any = 0
+    for t in e.args:
+        c, m = t.as_coeff_Mul()
+        if m is _ONE:
+            const += c
+            continue
+        if not c.is_Rational:
+            rest.append(t)
+            continue
+        pw = _monomial(m)
+        if pw is None:
+            rest.append(t)
+            continue
+        (pos if c > 0 else neg).append([c if c > 0 else -c, pw, m])
+    if not neg and const >= 0:
+        return None     # nothing to pay for: plain interval bounds are as good
+    if const < 0:
+        neg.append([-const, {}, _ONE])
+        const = 0
+    neg.sort(key=lambda x: -sum(x[1].values()))
+    total: Any = const
+    for item in neg:
+        need, pw, m = item
+        for p in pos:
+            if p[0] <= 0:
+                continue
+            if all(p[1].get(g, 0) >= k for g, k in pw.items()):
+                take = need if need <= p[0] else p[0]
+                p[0] -= take
+                need -= take
+                if need == 0:
+                    break
+        if need > 0:
+            rest.append(-need * m)
+    for p in pos:
+        if p[0] > 0:
+            rest.append(p[0] * p[2])
+    for t in rest:
+        lo = _bounds(t)[0]
+        if lo is None:
+            return None
+        total += lo
+    return total
+
+
+
+# ---------------------------------------------------------------- facts as structure
+def _linear1(e: sympy.Expr) -> Optional[tuple[Any, int, int]]:
+    """``e == c*s + k`` for one symbol ``s`` and integers ``c != 0``, ``k``: ``(s, c, k)``."""
+    k, rest = e.as_coeff_Add()
+    if not k.is_Integer:
+        return None
+    c, s = rest.as_coeff_Mul()
+    if not s.is_Symbol or not c.is_Integer or c == 0:
+        return None
+    return s, int(c), int(k)
+
+
+_EXPAND_MAX_NODES = 120
+
+
+def is_polynomial(e: sympy.Expr) -> bool:
+    """No floor, ceiling, min, max, modulo, abs or sign inside (sympy's polynomial tools are slow on those)."""
+    return not e.has(sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign)
+
+
+def is_big(*es: Any) -> bool:
+    """The formulas have more distinct subexpressions than the procedure expands (guard mode builds such)."""
+    return _scan(*(_sym(e) for e in es))[1] > _EXPAND_MAX_NODES
+
+
+def _scan(*es: sympy.Expr) -> tuple[set[Any], int]:
+    """Symbols and number of distinct subexpressions, visiting shared subexpressions once
+    (``free_symbols`` walks the tree, which can be exponentially larger than the DAG)."""
+    seen: set[Any] = set()
+    syms: set[Any] = set()
+    stack = list(es)
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x.is_Symbol:
+            syms.add(x)
+        elif x.args:
+            stack.extend(x.args)
+    return syms, len(seen)
+
+
+def _is_poly_node(x: Any) -> bool:
+    return bool(x.is_Add or x.is_Mul or (x.is_Pow and x.exp.is_Integer))
+
+
+def _expand(e: sympy.Expr) -> sympy.Expr:
+    """Polynomial expansion of ``e`` over ``+``, ``*`` and integer powers.
+
+    Calls (floor, ceiling, Mod, Min, ...) are kept as atoms: their arguments are
+    expanded only when they are small polynomials themselves (sympy's deep
+    ``expand`` re-evaluates every nested floor, which is very slow on the nested
+    formulas guard mode builds). A huge ``e`` is returned as is.
+    """
+    if e.is_Atom:
+        return e
+    seen: set[Any] = set()
+    stack = [e]
+    calls = False
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x.args:
+            if not _is_poly_node(x):
+                calls = True
+            stack.extend(x.args)
+    if len(seen) > _EXPAND_MAX_NODES:
+        return e
+    if not calls:
+        return sympy.expand(e)
+    atoms: dict[Any, Any] = {}
+    memo: dict[Any, Any] = {}
+
+    def atomize(x: Any) -> Any:
+        if x.is_Atom:
+            return x
+        r = memo.get(x)
+        if r is not None:
+            return r
+        if _is_poly_node(x):
+            r = x.func(*[atomize(t) for t in x.args])
+        else:
+            y = x
+            if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
+                    u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
+                y = x.func(*[sympy.expand(t) for t in x.args])
+            if y.is_Atom or _is_poly_node(y):
+                r = y
+            else:
+                r = atoms.get(y)
+                if r is None:
+                    r = atoms[y] = sympy.Dummy(integer=True)
+        memo[x] = r
+        return r
+
+    p = sympy.expand(atomize(e))
+    return p.xreplace({v: k for k, v in atoms.items()}) if atoms else p
+
+
+def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
+    """Substitution and remaining ``>= 0`` facts for deciding about ``a`` and ``b``.
+
+    Divisibility facts become structure (``M -> 16*M_16``); simple bounds
+    (``s >= c``, ``s <= c``) become the bounds of a fresh symbol standing for
+    ``s``, so interval reasoning sees them everywhere (inside floor, Mod, ...).
+    """
+    if not facts and not any(type(s) is DynSymbol for s in syms):
+        return {}, ()
+    return _structure(syms, facts)
+
+
+def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
+    """Rewrite symbols with divisibility facts as multiples of fresh symbols, and
+    symbols with bound facts as fresh symbols carrying those bounds."""
+    sub: dict[Any, Any] = {}
+    divisors: dict[Any, int] = {}
+    lows: dict[Any, int] = {}
+    highs: dict[Any, int] = {}
+    for s in syms:
+        d = symbol_facts(s)[0]
+        if d > 1:
+            divisors[s] = d
+    ge0: list[sympy.Expr] = []
+    for f in facts:
+        if f[0] == "dvd" and f[1].is_Integer and f[2].is_Symbol and f[2] in syms and int(f[1]) != 0:
+            divisors[f[2]] = math.lcm(divisors.get(f[2], 1), abs(int(f[1])))
+        elif (f[0] == "dvd" and f[1].is_Symbol and f[1] in syms and f[2].is_Integer and int(f[2]) != 0
+              and f[1].is_positive):
+            # a positive divisor of c is at most |c|
+            v = abs(int(f[2]))
+            highs[f[1]] = v if f[1] not in highs else min(highs[f[1]], v)
+        elif f[0] == "ge0":
+            lin = _linear1(f[1])
+            if lin is not None and lin[0] in syms:
+                s, c, k = lin     # c*s + k >= 0
+                if c > 0:
+                    v = -(k // c)                     # s >= ceil(-k/c)
+                    lows[s] = v if s not in lows else max(lows[s], v)
+                else:
+                    v = k // (-c)                     # s <= floor(k/-c)
+                    highs[s] = v if s not in highs else min(highs[s], v)
+            elif _fact_syms(f[1]) & syms:     # a fact about other symbols only does not help
+                ge0.append(f[1])
+    for f in facts:
+        if f[0] == "eq0":
+            e = f[1]
+            for s in sorted(_fact_syms(e) & syms, key=str):
+                c = e.coeff(s)
+                if c in (1, -1) and s not in e.subs(s, 0).free_symbols and s not in divisors:
+                    sub[s] = sympy.expand(-e.subs(s, 0) / c)
+                    break
+    for s in set(divisors) | set(lows) | set(highs):
+        if s in sub:    # replaced by an equality: keep its bounds as plain facts
+            if s in lows:
+                ge0.append(s - lows[s])
+            if s in highs:
+                ge0.append(highs[s] - s)
+            continue
+        d, lo, hi = symbol_facts(s)
+        d = divisors.get(s, 1)
+        if s in lows:
+            lo = lows[s] if lo is None else max(lo, lows[s])
+        if s in highs:
+            hi = highs[s] if hi is None else min(hi, highs[s])
+        if d > 1:
+            lo = None if lo is None else -((-lo) // d)
+            hi = None if hi is None else hi // d
+        if lo is not None and hi is not None and lo > hi:
+            # contradictory facts: leave the symbol alone rather than build an empty range
+            continue
+        if lo is not None and lo == hi:
+            sub[s] = sympy.Integer(d * lo)      # pinned to one value
+            continue
+        if s.is_positive or (lo is not None and lo >= 1):
+            sign = "positive"
+        elif s.is_nonnegative or (lo is not None and lo >= 0):
+            sign = "nonnegative"
+        else:
+            sign = "any"
+        if d > 1:
+            sub[s] = d * _Fresh(f"{s.name}_{d}", 1, lo, hi, **_sign_assumptions(sign))
+        elif (lo, hi) != symbol_facts(s)[1:] or sign == "positive" and not s.is_positive:
+            sub[s] = _Fresh(s.name, 1, lo, hi, **_sign_assumptions(sign))
+    if sub and ge0:
+        items = tuple(sorted(sub.items(), key=lambda kv: str(kv[0])))
+        ge0 = [_rewrite_fact(g, items) for g in ge0]
+    return sub, tuple(ge0)
+
+
+@lru_cache(maxsize=4096)
+def _fact_syms(e: sympy.Expr) -> frozenset[Any]:
+    return frozenset(_scan(e)[0])
+
+
+@lru_cache(maxsize=4096)
+def _rewrite_fact(g: sympy.Expr, items: tuple[tuple[Any, Any], ...]) -> sympy.Expr:
+    """A ``>= 0`` fact with the structural substitution applied (facts repeat across calls)."""
+    return _expand(_subst(g, dict(items)))
+
+
+def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = None) -> sympy.Expr:
+    """``e.xreplace(sub)``, visiting shared subexpressions once, and rebuilding Min/Max
+    without sympy's costly pairwise comparisons."""
+    if e.is_Atom:
+        return sub.get(e, e)
+    if memo is None:
+        memo = {}
+    r = memo.get(e)
+    if r is not None:
+        return r
+    args = [_subst(t, sub, memo) for t in e.args]
+    if all(x is y for x, y in zip(args, e.args)):
+        r = e
+    elif e.func is sympy.Min or e.func is sympy.Max:
+        r = _minmax(e.func, args)
+    else:
+        r = e.func(*args)
+    memo[e] = r
+    return r
+
+
+def _minmax(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
+    """``Min``/``Max`` of ``args`` without the arguments that are proved not to matter."""
+    keep = list(dict.fromkeys(args))
+    i = 0
+    while i < len(keep) and len(keep) > 1:
+        x = keep[i]
+        # x does not matter when some other argument y is proved y <= x (Min) / y >= x (Max)
+        if any(j != i and _decide_diff("<=", (x - y) if f is sympy.Min else (y - x), ()) is True
+               for j, y in enumerate(keep)):
+            del keep[i]
+        else:
+            i += 1
+    return keep[0] if len(keep) == 1 else f(*keep, evaluate=False)
+
+
+class _Fresh(DynSymbol):
+    """A symbol standing for another one with the facts in force as its bounds (internal).
+
+    Its hashable content has no ``None`` (sympy orders symbols of one name by it,
+    and ``None`` does not compare).
+    """
+
+    __slots__ = ()
+
+    def _hashable_content(self) -> tuple[Any, ...]:
+        base = sympy.Symbol._hashable_content(self)
+        return base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)  # type: ignore[no-any-return]
+
+
+def _sign_assumptions(sign: str) -> dict[str, bool]:
+    if sign == "positive":
+        return {"integer": True, "positive": True}
+    if sign == "nonnegative":
+        return {"integer": True, "nonnegative": True}
+    return {"integer": True}
+
+
+# ---------------------------------------------------------------- intervals
+def bounds(e: IntLike) -> tuple[Bound, Bound]:
+    """Inclusive lower and upper bound of an integer expression (``None``: unbounded),
+    from the symbols' facts and the bound facts in force.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> from cute_sym.core.decide import bounds
+    >>> M = Dyn("M")
+    >>> bounds(3 * M + 2), bounds(sympy.Mod(M, 8))
+    ((5, None), (0, 7))
+    """
+    e = _sym(e)
+    facts = _facts_in_force()
+    if facts:
+        sub, _ = _structure(_scan(e)[0], facts)
+        if sub:
+            e = _subst(e, sub)
+    return _bounds(e)
+
+
+@lru_cache(maxsize=16384)
+def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
+    if e.is_Number:
+        v = e if not e.is_Integer else int(e)
+        return v, v
+    if e.is_Symbol:
+        facts = symbol_facts(e)
+        return facts[1], facts[2]
+    if e.is_Add:
+        lo: Bound = 0
+        hi: Bound = 0
+        for t in e.args:
+            tl, th = _bounds(t)
+            lo = None if lo is None or tl is None else lo + tl
+            hi = None if hi is None or th is None else hi + th
+        return lo, hi
+    if e.is_Mul:
+        acc: tuple[Bound, Bound] = (1, 1)
+        for t in e.args:
+            acc = _mul_iv(acc, _bounds(t))
+        return acc
+    if e.is_Pow:
+        base, ex = e.args
+        if ex.is_Integer and int(ex) > 0:
+            k = int(ex)
+            bl, bh = _bounds(base)
+            if k % 2 == 0:
+                if bl is not None and bl >= 0:
+                    return bl ** k, None if bh is None else bh ** k
+                if bh is not None and bh <= 0:
+                    return bh ** k, None if bl is None else bl ** k
+                hi2 = None if bl is None or bh is None else max(bl ** k, bh ** k)
+                return 0, hi2
+            return (None if bl is None else bl ** k), (None if bh is None else bh ** k)
+        if ex.is_Integer and int(ex) < 0:
+            k = -int(ex)
+            bl, bh = _bounds(base)
+            if bl is not None and bl > 0:       # 1/base**k decreases on a positive range
+                return (0 if bh is None else sympy.Rational(1, bh ** k)), sympy.Rational(1, bl ** k)
+            if bh is not None and bh < 0 and k % 2 == 1:
+                return -sympy.Rational(1, (-bh) ** k), (0 if bl is None else -sympy.Rational(1, (-bl) ** k))
+        return None, None
+    f = e.func
+    if f is sympy.floor or f is sympy.ceiling:
+        bl, bh = _bounds(e.args[0])
+        rnd = math.floor if f is sympy.floor else math.ceil
+        lo2 = None if bl is None else int(rnd(bl))
+        if f is sympy.ceiling and e.args[0].is_positive and (lo2 is None or lo2 < 1):
+            lo2 = 1     # the ceiling of a positive number is at least 1
+        return lo2, (None if bh is None else int(rnd(bh)))
+    if f is sympy.Mod or f is IMod:
+        x, m = e.args
+        ml, mh = _bounds(m)
+        xl, xh = _bounds(x)
+        if ml is not None and ml > 0:
+            if xl is not None and xl >= 0 and mh is not None and xh is not None and xh < ml:
+                return xl, xh
+            return 0, (None if mh is None else mh - 1)
+        return None, None
+    if f is sympy.Min or f is sympy.Max:
+        bs = [_bounds(t) for t in e.args]
+        if f is sympy.Min:
+            lo_ = None if any(b[0] is None for b in bs) else min(b[0] for b in bs)  # type: ignore[type-var]
+            his = [b[1] for b in bs if b[1] is not None]
+            return lo_, (min(his) if his else None)
+        los = [b[0] for b in bs if b[0] is not None]
+        hi_ = None if any(b[1] is None for b in bs) else max(b[1] for b in bs)  # type: ignore[type-var]
+        return (max(los) if los else None), hi_
+    if f is sympy.Abs:
+        bl, bh = _bounds(e.args[0])
+        if bl is not None and bl >= 0:
+            return bl, bh
+        if bh is not None and bh <= 0:
+            return -bh, (None if bl is None else -bl)
+        hi3 = None if bl is None or bh is None else max(-bl, bh)
+        return 0, hi3
+    if f is sympy.sign:
+        bl, bh = _bounds(e.args[0])
+        return (-1 if bl is None or bl < 0 else (0 if bl == 0 else 1)), (1 if bh is None or bh > 0 else (0 if bh == 0 else -1))
+    if e.is_positive:
+        return 1 if e.is_integer else 0, None
+    if e.is_nonnegative:
+        return 0, None
+    return None, None
+
+
+def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
+    (al, ah), (bl, bh) = x, y
+    inf = math.inf
+    ends: list[Any] = []
+    for p in (-inf if al is None else al, inf if ah is None else ah):
+        for q in (-inf if bl is None else bl, inf if bh is None else bh):
+            if p == 0 or q == 0:
+                ends.append(0)
+            else:
+                ends.append(p * q)
+    lo, hi = min(ends), max(ends)
+    return (None if lo == -inf else lo), (None if hi == inf else hi)
+
+

@@ -1,0 +1,139 @@
+"""Integer arithmetic as CuTe does it (C's truncating division), static or symbolic."""
+from __future__ import annotations
+
+
+import sympy
+
+from .. import decide
+from ..errors import DivisibilityError
+from ..integers import IMod, IntLike
+from .types import norm
+
+
+def signum(a: IntLike) -> IntLike:
+    if type(a) is int:
+        return (a > 0) - (a < 0)
+    if decide.prove(">", a, 0):
+        return 1
+    if decide.prove("<", a, 0):
+        return -1
+    if decide.prove("==", a, 0):
+        return 0
+    return sympy.sign(a)
+
+
+def sabs(a: IntLike) -> IntLike:
+    if type(a) is int:
+        return a if a >= 0 else -a
+    if decide.prove(">=", a, 0):
+        return a
+    if decide.prove("<=", a, 0):
+        return norm(-a)
+    return sympy.Abs(a)
+
+
+def cdiv(a: IntLike, b: IntLike) -> IntLike:
+    """C's truncating division ``a / b`` (CuTe's ``operator/`` on integers).
+
+    @pre ``b != 0``.
+
+    >>> cdiv(7, 2), cdiv(-7, 2), cdiv(2, 8)
+    (3, -3, 0)
+    """
+    if type(a) is int and type(b) is int:
+        if b == 0:
+            raise DivisibilityError("division by zero")
+        if (a >= 0) == (b > 0):
+            return a // b if a >= 0 else (-a) // (-b)
+        return -((-a) // b) if a < 0 else -(a // (-b))
+    if decide.require("==", b, 0, assume=False, why="division"):
+        raise DivisibilityError(f"division by zero: {b} == 0")
+    if decide.prove("|", b, a):
+        sb = sympy.sympify(b)
+        if decide.is_big(a, sb) or not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
+            # exact; cancel() over floors and mins costs seconds and gains little
+            return norm(sympy.sympify(a) / sb)
+        if sb.is_Number or sb.is_Symbol or (sb.is_Mul and not any(f.is_Add for f in sb.args)):
+            return norm(sympy.expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
+        return norm(sympy.cancel(sympy.sympify(a) / sb))
+    a_nonneg = decide.prove(">=", a, 0)
+    b_pos = decide.prove(">", b, 0)
+    if a_nonneg and b_pos:
+        return norm(sympy.floor(sympy.sympify(a) / b))
+    if a_nonneg is None or b_pos is None:
+        # the sign decides the rounding direction
+        if a_nonneg is None:
+            decide.require(">=", a, 0, why="truncating division")
+        if b_pos is None:
+            decide.require(">", b, 0, why="truncating division")
+        return cdiv(a, b)
+    # at least one negative: truncation toward zero
+    q = sympy.floor(sabs(a) / sympy.sympify(sabs(b)))
+    return norm(q if (a_nonneg == b_pos) else -q)
+
+
+def cmod(a: IntLike, b: IntLike) -> IntLike:
+    """``a % b`` for a non-negative ``a`` and positive ``b`` (coordinates)."""
+    if type(a) is int and type(b) is int:
+        return a % b
+    if decide.prove("|", b, a):
+        return 0
+    if decide.prove("<", a, b) and decide.prove(">=", a, 0):
+        return a
+    return norm(IMod(a, b))
+
+
+def smin(a: IntLike, b: IntLike) -> IntLike:
+    if type(a) is int and type(b) is int:
+        return a if a <= b else b
+    if decide.prove("<=", a, b):
+        return a
+    if decide.prove("<=", b, a):
+        return b
+    return sympy.Min(a, b, evaluate=False)  # the order is undecided: no sympy search for one
+
+
+def smax(a: IntLike, b: IntLike) -> IntLike:
+    if type(a) is int and type(b) is int:
+        return a if a >= b else b
+    if decide.prove(">=", a, b):
+        return a
+    if decide.prove(">=", b, a):
+        return b
+    return sympy.Max(a, b, evaluate=False)
+
+
+def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
+    if type(a) is int and type(b) is int:
+        if b == 0 or a % b != 0 and (a == 0 or b % a != 0):
+            raise DivisibilityError(f"Static shape_div failure: neither {a} nor {b} divides the other")
+        q = cdiv(a, b)
+        return q if q != 0 else ((a > 0) - (a < 0)) * ((b > 0) - (b < 0))
+    # symbolic: a / b when b | a; a sign when a | b (|a| <= |b|)
+    if decide.prove("|", b, a):
+        q = cdiv(a, b)
+        return q
+    if decide.prove("|", a, b):
+        # |a| <= |b|: a/b is 0 or a sign, and CuTe rounds away from zero to the sign
+        return norm(signum(a) * signum(b))
+    if decide.prove(">", a, 0) and decide.prove(">", b, 0):
+        # one of them divides the other (the precondition): ceil(a/b) is right either way
+        if not decide.require_any([("|", b, a), ("|", a, b)], why=f"shape_div({a}, {b})"):
+            raise DivisibilityError(f"shape_div failure: neither {a} nor {b} divides the other")
+        return norm(sympy.ceiling(sympy.sympify(a) / b))
+    if decide.require("|", b, a, why=f"shape_div({a}, {b}) (or {a} | {b})"):
+        return cdiv(a, b)
+    raise DivisibilityError(f"shape_div failure: neither {a} nor {b} divides the other")  # pragma: no cover
+
+
+def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
+    if type(a) is int and type(b) is int:
+        return cdiv(a + b - 1, b)
+    if decide.prove("|", b, a):
+        return cdiv(a, b)
+    if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
+        return norm(sympy.ceiling(sympy.sympify(a) / b))
+    return cdiv(sympy.sympify(a) + b - 1, b)
+
+
+# ---------------------------------------------------------------- structure

@@ -1,0 +1,53 @@
+"""Coalesce and filter: examples, sweeps and properties, judged by tests/postconditions.py."""
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import given
+
+import cute_sym as cs
+from cute_sym import Layout, parse
+
+from postconditions import (
+    check_coalesce, check_coalesce_profile, check_filter,
+)
+
+from algebra_support import MASKS, P2, _static_vs_symbolic, layouts
+
+
+@pytest.mark.parametrize("a, expect", [
+    ("(_2,(_1,_6)):(_1,(_6,_2))", "_12:_1"),
+    ("(_2,_2):(_2,_1)", "(_2,_2):(_2,_1)"),
+    ("(_4,_1,_8):(_1,_0,_4)", "_32:_1"),
+    ("_1:_5", "_1:_0"),
+    ("(_2,_4):(_0,_1)", "(_2,_4):(_0,_1)"),
+])
+def test_coalesce_examples(a: str, expect: str) -> None:
+    L = parse(a)
+    R = cs.coalesce(L)
+    assert str(R) == expect
+    check_coalesce(L, R)
+
+
+def test_coalesce_profile() -> None:
+    L = parse("(_2,(_1,_6)):(_1,(_6,_2))")
+    R = cs.coalesce(L, parse("(_1,_1)"))
+    assert str(R) == "(_2,_6):(_1,_2)"
+    check_coalesce_profile(L, (1, 1), R)
+
+
+def test_filter_example() -> None:
+    L = parse("(_4,_2,_3):(_1,_0,_4)")
+    R = cs.filter(L)
+    assert str(R) == "_12:_1"
+    check_filter(L, R)
+
+
+@given(layouts())
+def test_prop_coalesce(L: Layout) -> None:
+    check_coalesce(L, cs.coalesce(L))
+
+
+@given(layouts(ext=P2, max_rank=2), MASKS)
+def test_prop_symbolic_coalesce(L: Layout, mask: list[bool]) -> None:
+    _static_vs_symbolic(cs.coalesce, L, mask)

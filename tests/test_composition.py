@@ -1,0 +1,87 @@
+"""Composition: examples, sweeps and properties, judged by tests/postconditions.py."""
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+import cute_sym as cs
+from cute_sym import Layout, parse
+
+from postconditions import (
+    check_composition, check_composition_tiler, image, is_injective, nsize,
+)
+
+from algebra_support import MASKS, P2, P2S, POW2, POW2_INJ, _static_vs_symbolic, layouts
+
+
+@pytest.mark.parametrize("a, b, expect", [
+    ("(_6,_2):(_8,_2)", "(_4,_3):(_3,_1)", "((_2,_2),_3):((_24,_2),_8)"),
+    ("_20:_2", "(_5,_4):(_4,_1)", "(_5,_4):(_8,_2)"),
+    ("(_10,_2):(_16,_4)", "(_5,_4):(_1,_5)", "(_5,(_2,_2)):(_16,(_80,_4))"),
+    ("(_20,_2):(_16,_4)", "(_4,_5):(_1,_4)", "(_4,_5):(_16,_64)"),
+    ("(_4,_3):(_1,_4)", "(_12):(_1)", "(_12):(_1)"),
+])
+def test_composition_examples(a: str, b: str, expect: str) -> None:
+    A, B = parse(a), parse(b)
+    R = cs.composition(A, B)
+    assert str(R) == expect
+    check_composition(A, B, R)
+
+
+def test_composition_with_tiler_and_shape_and_int() -> None:
+    A = parse("(_12,(_4,_8)):(_59,(_13,_1))")
+    T = parse("(_3:_4,_8:_2)")
+    R = cs.composition(A, T)
+    check_composition_tiler(A, T, R)
+    R2 = cs.composition(A, parse("(_3,_8)"))
+    assert str(R2) == "(_3,(_4,_2)):(_59,(_13,_1))"
+    check_composition_tiler(A, (3, 8), R2)
+    R3 = cs.composition(parse("_20:_2"), 5)
+    check_composition(parse("_20:_2"), Layout(5, 1), R3)
+    R4 = cs.composition(A, (cs._, 8))
+    check_composition_tiler(A, (cs._, 8), R4)
+
+
+def test_composition_non_dividing_stride() -> None:
+    A, B = parse("(_3,_4):(_4,_2)"), parse("_4:_2")
+    try:
+        R = cs.composition(A, B)
+    except cs.LayoutError:
+        return
+    check_composition(A, B, R)
+
+
+def test_sweep_composition() -> None:
+    """Every pair of small power-of-two layouts whose rhs is injective and inside the lhs domain."""
+    n = 0
+    for A in POW2:
+        for B in POW2_INJ:
+            if max(image(B)) >= nsize(A):
+                continue
+            try:
+                R = cs.composition(A, B)
+            except cs.LayoutError:
+                continue
+            check_composition(A, B, R)
+            n += 1
+    assert n > 500
+
+
+@given(layouts(ext=P2, rand_strides=P2S), layouts(ext=P2, max_rank=2, rand_strides=P2S))
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
+def test_prop_composition(A: Layout, B: Layout) -> None:
+    assume(is_injective(B) and max(image(B)) < nsize(A))
+    try:
+        R = cs.composition(A, B)
+    except cs.LayoutError:
+        return
+    check_composition(A, B, R)
+
+
+@given(layouts(ext=P2, max_rank=2), MASKS, st.sampled_from(["_4:_1", "_2:_2", "(_2,_2):(_1,_4)", "_8:_1"]))
+@settings(suppress_health_check=[HealthCheck.filter_too_much])
+def test_prop_symbolic_composition(L: Layout, mask: list[bool], rhs: str) -> None:
+    B = parse(rhs)
+    assume(max(image(B)) < nsize(L))
+    _static_vs_symbolic(cs.composition, L, mask, B, compare="by_mode")
