@@ -26,7 +26,7 @@ import sympy
 
 from ..core.errors import LayoutError, RankError, UndecidableError
 from ..core.int_tuple import IntTuple, iter_leaves, leaf_str, product
-from ..layout.layout import Layout, append, make_layout
+from ..layout import Layout, append, make_layout
 from ..swizzle import ComposedLayout, Swizzle
 
 __all__ = [

@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 from ..core.errors import LayoutError
 from ..layout.layout import Layout
+from ..tensor import composition as tensor_composition, make_identity_tensor
 from ..tensor.copy import TiledCopy
 from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
 from .model import Bind, Picture, _clip_note, _tile_extents, tv_panel, tv_source
@@ -76,29 +77,17 @@ def coord_header(tile: tuple[int, ...], tv: Layout) -> str:
     The TV layout's offsets become coordinates of the tile: strides are scaled
     basis elements ``_k@i`` (the tensor layer's composition with an identity layout).
     """
-    from .. import tensor
-    make, compose = getattr(tensor, "make_identity_tensor", None), getattr(tensor, "composition", None)
-    if make is None or compose is None:
-        raise ImportError("the tensor layer has no make_identity_tensor/composition")
-    return str(compose(make(tile), tv))
-
-
-def _headers(tiles: tuple[tuple[int, ...], ...], tvs: tuple[Layout, ...]) -> Optional[tuple[str, ...]]:
-    try:
-        return tuple(coord_header(t, v) for t, v in zip(tiles, tvs))
-    except ImportError:     # no tensor layer: the plain TV layouts print instead
-        return None
+    return str(tensor_composition(make_identity_tensor(tile), tv))
 
 
 def _mma(mma: TiledMMA, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
     tile = mma.tile_shape()
     M, N, K = _tile_extents(tile)
     C, A, B = mma.get_layoutC_TV(), mma.get_layoutA_TV(), mma.get_layoutB_TV()
-    h = _headers(((M, N), (M, K), (N, K)), (C, A, B))
+    h = (coord_header((M, N), C), coord_header((M, K), A), coord_header((N, K), B))
     title = (f"TiledMMA {mma.atom.name} over atoms {mma.atom_layout_mnk}",
              f"tile (M,N,K) = {tile}: C (m,n) bottom right, A (m,k) left, B (k,n) top")
-    return mma_picture(C, A, B, (M, N, K), str(tile), title, max_rows, max_cols,
-                       None if h is None else (h[0], h[1], h[2]))
+    return mma_picture(C, A, B, (M, N, K), str(tile), title, max_rows, max_cols, h)
 
 
 def _copy(tc: TiledCopy, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
@@ -110,14 +99,9 @@ def _copy(tc: TiledCopy, max_rows: Optional[int], max_cols: Optional[int]) -> Pi
     return copy_picture(S, D, (M, N), title, max_rows, max_cols, h)
 
 
-def _copy_headers(tc: TiledCopy, tile: tuple[int, int]) -> Optional[tuple[str, str]]:
+def _copy_headers(tc: TiledCopy, tile: tuple[int, int]) -> tuple[str, str]:
     """CuTe prints ``tidfrg_S(make_identity_tensor(tile))(_,_,0)``: the identity composed with ``thrval2mn``."""
-    try:
-        s = coord_header(tile, tc.thrval2mn(tc._ref2src()))
-        d = coord_header(tile, tc.thrval2mn(tc._ref2dst()))
-    except ImportError:
-        return None
-    return s, d
+    return (coord_header(tile, tc.thrval2mn(tc._ref2src())), coord_header(tile, tc.thrval2mn(tc._ref2dst())))
 
 
 def picture_of(x: Any, bind: Bind, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
