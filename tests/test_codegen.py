@@ -17,6 +17,8 @@ from cute_sym.core.errors import LayoutError
 from cute_sym.codegen.evaluate import evaluate
 from cute_sym.codegen.expr import index_expr
 from cute_sym.core.int_tuple import iter_leaves
+from cute_sym import Dyn
+from cute_sym.swizzle import make_composed_layout
 from cute_sym.layout import Layout, make_layout
 
 M = cs.Dyn("M")
@@ -340,3 +342,40 @@ def test_emitted_python_matches_random_dynamic_layouts(ext: list[int], data: Any
     n = int(cs.size(B))
     assert [ns["offset"](i, *args) for i in range(n)] == [int(B(i)) for i in range(n)]
     assert count_ops(emit(L, "c")) <= canonical_op_count(L, atoms=False)
+
+
+# ---------------------------------------------------------------- swizzled layouts and index types
+SWIZZLED = [
+    "Sw<3,3,3> o _0 o (_64,_64):(_64,_1)", "Sw<3,3,3> o _0 o (_64,_64):(_1,_64)", "Sw<2,3,3> o _0 o (_32,_32):(_32,_1)",
+    "Sw<1,0,-2> o _0 o (_4,_8):(_8,_1)", "Sw<2,4,3> o _3 o (_8,_32):(_32,_1)", "Sw<3,4,3> o _0 o ((_8,_2),_64):((_64,_512),_1)",
+]
+
+
+@pytest.mark.parametrize("text", SWIZZLED)
+def test_emit_swizzled_equals_the_function(text: str) -> None:
+    L = cs.parse(text)
+    ns: dict[str, Any] = {}
+    exec(cs.emit(L, "python"), ns)
+    table = cs.evaluate(L).tolist()
+    assert table == [L(i) for i in range(int(L.size()))]       # evaluate is the layout's function
+    assert [ns["offset"](i) for i in range(len(table))] == table
+    np_ns: dict[str, Any] = {}
+    exec(cs.emit(L, "numpy"), np_ns)
+    import numpy as np
+    assert np_ns["offset"](np.arange(len(table))).tolist() == table
+
+
+def test_emit_composed_refuses_what_it_cannot_write() -> None:
+    with pytest.raises(cs.LayoutError, match="swizzle over a plain layout"):
+        cs.emit(make_composed_layout(cs.parse("(_4,_4):(_4,_1)"), 0, cs.parse("_16:_1")), "c")
+
+
+def test_index_type_int32_is_stated_and_refused_when_proved_too_big() -> None:
+    M = Dyn("M")
+    text = cs.emit(make_layout((4, M), (M, 1)), "c", index_type="int32")
+    assert "int32_t offset(int32_t i, int32_t M)" in text and "caller guarantees" in text
+    with pytest.raises(cs.LayoutError, match="proved to reach 2\\^31"):
+        cs.emit(cs.parse("(_65536,_65536):(_65536,_1)"), "c", index_type="int32")
+    with pytest.raises(cs.LayoutError, match="index_type"):
+        cs.emit(cs.parse("_4:_1"), "c", index_type="int16")
+    assert "int64_t offset(int64_t i)" in cs.emit(cs.parse("_4:_1"), "c", index_type="int64")

@@ -37,6 +37,7 @@ from ..core.errors import LayoutError
 from .expr import dynamic_divisors, index_expr
 from ..core.int_tuple import iter_leaves, product
 from ..layout.layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
 from .dag import Node, _Dag, _I32, _leaves, lower
 
 
@@ -170,11 +171,13 @@ def _flat_str(e: Any) -> str:
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] = None) -> str:
+def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] = None,
+         index_type: Optional[str] = None) -> str:
     """Source code computing a layout's offset (or an index expression) in ``lang``.
 
     ``obj`` is a :class:`Layout` (its 1-D offset function, argument ``i``), a
-    sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
+    swizzled :class:`ComposedLayout` ``Sw<B,M,S> o O o L`` (the offset of ``L``
+    plus ``O``, then the swizzle's xor), a sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
     :func:`~cute_sym.codegen.expr.coord_expr`, or a tuple of them (several outputs).
     ``lang`` is one of
 
@@ -187,6 +190,11 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     * ``"numpy"``: a function vectorised over an array of indices;
     * ``"cute"``: CuTe C++ building the same layout (``Int<N>{}`` leaves),
       for a layout only.
+
+    ``index_type`` (``"int32"`` or ``"int64"``) sets ``T`` for C and CUDA
+    instead of the proof: ``"int32"`` is the caller's statement that every
+    value fits (as CuTe's ``int`` extents are), said in the comment; it is
+    refused when the bounds prove a value reaches 2^31.
 
     For an expression the index arguments are its non-negative symbols (in
     name order), the parameters the rest; ``params`` overrides the order of
@@ -213,6 +221,10 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     __device__ __forceinline__ int64_t f(int64_t i, int64_t M) {
         return (i >> 2) + ((i & 3) * M);
     }
+    >>> print(emit(parse("(_4,M):(M,_1)", {"M": M}), "cuda", index_type="int32").splitlines()[2:4])
+    ['   32-bit as asked (index_type="int32"): the caller guarantees every value is below 2^31 */', '__device__ __forceinline__ int32_t offset(int32_t i, int32_t M) {']
+    >>> print(emit(parse("Sw<2,2,3> o _0 o (_8,_32):(_32,_1)"), "c").splitlines()[-4:])
+    ['int32_t offset(int32_t i) {', '    const int32_t o = (i >> 3) + ((i << 5) & 224);', '    return o ^ ((o & 96) >> 3);', '}']
     >>> print(emit(parse("(_4,M):(_1,_4)"), "cute"))
     // (_4,M):(_1,_4)
     inline auto offset(int64_t M) {
@@ -223,9 +235,21 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         raise LayoutError(f"emit: unknown language {lang!r} (one of {', '.join(LANGS)})")
     if not _IDENT.match(name):
         raise LayoutError(f"emit: {name!r} is not an identifier")
+    if index_type not in (None, "int32", "int64"):
+        raise LayoutError(f"emit: index_type must be 'int32' or 'int64', got {index_type!r}")
     if lang == "cute":
         return _emit_cute(obj, name)
-    e, idx, prm, desc = _prepare(obj)
+    swz: Optional[Swizzle] = None
+    if isinstance(obj, ComposedLayout):
+        if not isinstance(obj.layout_a, Swizzle) or not isinstance(obj.layout_b, Layout):
+            raise LayoutError(f"emit: a composed layout must be a swizzle over a plain layout, got {obj}")
+        swz = obj.layout_a
+        e, idx, prm, desc = _prepare(obj.layout_b)
+        e = e + obj.offset if not (type(obj.offset) is int and obj.offset == 0) else e
+        desc = f"Offset of the swizzled layout {obj} at the 1-D index i" + desc.split("at the 1-D index i", 1)[1]
+        prm = sorted(set(prm) | {x.name for x in sympy.sympify(obj.offset).free_symbols})
+    else:
+        e, idx, prm, desc = _prepare(obj)
     args = idx + prm
     if params is not None:
         if sorted(params) != sorted(args):
@@ -240,8 +264,20 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     multi = isinstance(e, tuple)
     dyn = dynamic_divisors(_flat_tuple(e))
     flag = ("run-time division by " + ", ".join(str(x) for x in dyn)) if dyn else ""
+    final = None
+    if swz is not None:
+        o = "o" if "o" not in args else "o_"
+        sh = f">> {swz.shift}" if swz.shift >= 0 else f"<< {-swz.shift}"
+        final = (o, f"{o} ^ (({o} & {swz.yyy_msk}) {sh})")
     if lang in ("c", "cuda"):
         ctype, why = _ctype(dag, roots, args)
+        if index_type is not None:
+            if index_type == "int32" and ctype == "int64_t" and "reach" in why:
+                raise LayoutError("emit: index_type='int32' but a value is proved to reach 2^31")
+            if index_type == "int32" and ctype == "int64_t":
+                ctype, why = "int32_t", '32-bit as asked (index_type="int32"): the caller guarantees every value is below 2^31'
+            elif index_type == "int64":
+                ctype, why = "int64_t", '64-bit as asked (index_type="int64")'
         lines = ["#include <stdint.h>", f"/* {desc}."]
         if flag:
             lines.append(f"   {flag} (dynamic divisor: consider precomputed fast division)")
@@ -262,6 +298,9 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         if multi:
             for k, r in enumerate(roots):
                 lines.append(f"    out[{k}] = {pr.expr(r)};")
+        elif final is not None:
+            lines.append(f"    const {ctype} {final[0]} = {pr.expr(roots[0])};")
+            lines.append(f"    return {final[1]};")
         else:
             lines.append(f"    return {pr.expr(roots[0])};")
         lines.append("}")
@@ -287,6 +326,9 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     if multi:
         it = iter(roots)
         lines.append(f"    return {_nest(e, it, pr)}")
+    elif final is not None:
+        lines.append(f"    {final[0]} = {pr.expr(roots[0])}")
+        lines.append(f"    return {final[1]}")
     else:
         lines.append(f"    return {pr.expr(roots[0])}")
     return "\n".join(lines)
@@ -352,8 +394,15 @@ def _cute_type(t: Any, what: str) -> str:
 
 
 def _emit_cute(obj: Any, name: str) -> str:
+    if isinstance(obj, ComposedLayout) and isinstance(obj.layout_a, Swizzle) and isinstance(obj.layout_b, Layout):
+        inner = _emit_cute(obj.layout_b, name).splitlines()
+        sw = obj.layout_a
+        ret = inner[-2].replace("return cute::make_layout(", "return cute::composition(cute::Swizzle<"
+                                f"{sw.bits},{sw.base},{sw.shift}>{{}}, {_cute_leaf(obj.offset)}, cute::make_layout(")
+        return "\n".join([f"// {obj}"] + [ln for ln in inner[1:-2] if not ln.startswith("using ")]
+                         + [ret[:-1] + ");", inner[-1]])
     if not isinstance(obj, Layout):
-        raise LayoutError("emit(..., 'cute') takes a Layout")
+        raise LayoutError("emit(..., 'cute') takes a Layout or a swizzled ComposedLayout")
     s, d = obj._shape, obj._stride
     syms = sorted({x.name for x in iter_leaves((s, d)) if isinstance(x, sympy.Basic) for x in x.free_symbols})
     shape = _cute_tuple(s if isinstance(s, tuple) else (s,), "make_shape")

@@ -5,10 +5,12 @@
 [0, 3, 1, 4, 2, 5]
 >>> evaluate(parse("(_2,M):(M,_1)"), {"M": 3}).tolist()
 [0, 3, 1, 4, 2, 5]
+>>> evaluate(parse("Sw<1,0,2> o _0 o _8:_1")).tolist()
+[0, 1, 2, 3, 5, 4, 7, 6]
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Union
 
 import sympy
 
@@ -16,8 +18,9 @@ from ..algebra import coalesce
 from ..core.errors import LayoutError
 from ..core.int_tuple import iter_leaves
 from ..layout.layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "apply_swizzle"]
 
 
 def _value(x: Any, bind: Mapping[Any, Any], what: str) -> int:
@@ -35,14 +38,18 @@ def _value(x: Any, bind: Mapping[Any, Any], what: str) -> int:
         if e.free_symbols:
             names = ", ".join(sorted(s.name for s in e.free_symbols))
             raise LayoutError(f"evaluate: no value bound for {names} (in the {what} {x})")
-        e = sympy.simplify(e) if not e.is_Integer else e
+        e = e.doit()
     if not e.is_Integer:
         raise LayoutError(f"evaluate: the {what} {x} is not an integer under the binding")
     return int(e)
 
 
-def evaluate(layout: Layout, bind: Optional[Mapping[Any, Any]] = None) -> Any:
+def evaluate(layout: Union[Layout, ComposedLayout], bind: Optional[Mapping[Any, Any]] = None) -> Any:
     """Every offset of ``layout``, in index order, as a NumPy ``int64`` array.
+
+    A composed layout ``A o O o B`` is ``A(O + B(i))``: its outer function is a
+    swizzle (applied bit-wise to the whole table) or a layout (whose own table is
+    indexed, so ``O + B(i)`` must stay below ``size(A)``).
 
     ``bind`` maps symbol names (or symbols) to integers for a dynamic layout.
     The table is built mode by mode with broadcasting (the layout is
@@ -60,9 +67,21 @@ def evaluate(layout: Layout, bind: Optional[Mapping[Any, Any]] = None) -> Any:
         import numpy as np
     except ImportError:  # pragma: no cover - exercised with numpy hidden
         raise LayoutError("evaluate needs NumPy: pip install 'cute_sym[numpy]'") from None
-    if not isinstance(layout, Layout):
-        raise LayoutError(f"evaluate takes a Layout, got {type(layout).__name__}")
     bind = {} if bind is None else bind
+    if isinstance(layout, ComposedLayout):
+        if isinstance(layout.layout_b, Swizzle):
+            raise LayoutError(f"evaluate: the inner function of {layout} is a swizzle, which has no domain")
+        inner = evaluate(layout.layout_b, bind) + np.int64(_value(layout.offset, bind, "offset"))
+        outer = layout.layout_a
+        if isinstance(outer, Swizzle):
+            return apply_swizzle(outer, inner)
+        table = evaluate(outer, bind)
+        if inner.size and (int(inner.min()) < 0 or int(inner.max()) >= table.size):
+            raise LayoutError(f"evaluate: the inner offsets of {layout} leave the domain of its outer layout "
+                              f"(0 <= O + B(i) < {table.size})")
+        return table[inner]
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"evaluate takes a Layout or a ComposedLayout, got {type(layout).__name__}")
     S = [_value(s, bind, "extent") for s in iter_leaves(layout._shape)]
     D = [_value(d, bind, "stride") for d in iter_leaves(layout._stride)]
     for s in S:
@@ -76,3 +95,14 @@ def evaluate(layout: Layout, bind: Optional[Mapping[Any, Any]] = None) -> Any:
         col = np.arange(s, dtype=np.int64) * np.int64(d)
         acc = np.add.outer(col, acc).reshape(-1) if acc.size > 1 else col + acc[0]
     return acc
+
+
+def apply_swizzle(sw: Swizzle, x: Any) -> Any:
+    """``sw`` applied to every element of an integer array: ``x ^ shiftr(x & yyy_msk, shift)``.
+
+    >>> import numpy as np
+    >>> apply_swizzle(Swizzle(1, 0, 2), np.arange(8)).tolist()
+    [0, 1, 2, 3, 5, 4, 7, 6]
+    """
+    y = x & sw.yyy_msk
+    return x ^ ((y >> sw.shift) if sw.shift >= 0 else (y << -sw.shift))
