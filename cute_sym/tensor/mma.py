@@ -9,7 +9,7 @@ values of thread ``tid``, ``get_layoutA_TV`` is the (thread, value) -> (m,k) map
 A worked GEMM tile: 128x128x32 with SM80's 16x8x16 HMMA, 2x2 atoms (128 threads). Each
 thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 
->>> from cute_sym.notation import parse
+>>> from cute_sym.notation import parse, to_str
 >>> from cute_sym.core.integers import Dyn
 >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
 >>> print(mma.get_thr_layout_vmnk(), mma.tile_shape())
@@ -24,21 +24,24 @@ thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 >>> [[mma.get_slice(t).offset_A(A) + frag(v) for v in range(8)] for t in (0, 1)]
 [[0, 1, 256, 257, 8, 9, 264, 265], [2, 3, 258, 259, 10, 11, 266, 267]]
 >>> tid = Dyn("tid", max=127, sign="nonnegative")
->>> print(mma.get_slice(tid).offset_A(A))     # one formula, for every thread
-2*(tid % 4) + 32*((tid // 4) % 8) + 512*(((tid // 4) // 8) % 2)
+>>> print(to_str(mma.get_slice(tid).offset_A(A)))      # one formula, for every thread
+2*(tid%4)+512*((tid//32)%2)+32*((tid//4)%8)
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Optional, Union
 
 import sympy
 
-from ..algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
-from ..codegen.expr import coord_expr, index_expr
+from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, congruent, unwrap, wrap
-from ..core.integers import IntLike
+from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
+from ..core.integers import IMod, IntLike
 from ..layout import Layout, append, make_layout, size, slice_
+from ..swizzle import (
+    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide,
+)
 from .atoms.mma_traits import MMA_Traits
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
@@ -156,36 +159,51 @@ class TiledMMA:
 
     def thr_size(self) -> IntLike:
         """The number of threads: ``size(thr_layout_vmnk)`` (CuTe's ``size(mma)``)."""
-        return size(self.thr_layout_vmnk)
+        return wrap(size(self.thr_layout_vmnk))
 
-    def permutation_mnk(self, i: int) -> Any:
-        """The permutation (tiler) of mode ``i`` of MNK; ``_`` is the atom's extent times the atoms along ``i``.
-
-        >>> make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2)).permutation_mnk(1)
-        16
-        """
+    def _perm(self, i: int) -> Any:
         p = self.permutation_mnk_[i]
         if p is _:
             return size(self.atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
         return p
 
+    def _tile(self, i: int) -> IntLike:
+        p = self._perm(i)
+        return size(p) if not isinstance(p, tuple) else size(tuple(size(e) for e in p))
+
+    def permutation_mnk(self, i: int) -> Any:
+        """The permutation (tiler) of mode ``i`` of MNK; ``_`` is the atom's extent times the atoms along ``i``.
+
+        >>> make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2)).permutation_mnk(1)
+        _16
+        """
+        return wrap(self._perm(i))
+
     def tile_size_mnk(self, i: int) -> IntLike:
         """The extent of the tile along mode ``i`` (0: M, 1: N, 2: K)."""
-        p = self.permutation_mnk(i)
-        return size(p) if not isinstance(p, tuple) else size(tuple(size(e) for e in p))
+        return wrap(self._tile(i))
 
     def tile_shape(self) -> IntTuple:
         """``(tile_size_mnk(0), tile_size_mnk(1), tile_size_mnk(2))``, CuTe's ``tile_shape(mma)``."""
-        return wrap((self.tile_size_mnk(0), self.tile_size_mnk(1), self.tile_size_mnk(2)))
+        return wrap((self._tile(0), self._tile(1), self._tile(2)))
 
     # ------------------------------------------------------------ thrfrg
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TiledMMA) and (self.atom, self.atom_layout_mnk, self.permutation_mnk_) == (
+            other.atom, other.atom_layout_mnk, other.permutation_mnk_)
+
+    def __hash__(self) -> int:
+        return hash((self.atom, self.atom_layout_mnk, self.permutation_mnk_))
+
     def _thrfrg(self, x: Any, op: str) -> Layout:
+        return _thrfrg(self, _layout_of(x, f"thrfrg_{op}"), op)
+
+    def _thrfrg_uncached(self, lay: Layout, op: str) -> Layout:
         i, j, tv = _MODES[op]
-        lay = _layout_of(x, f"thrfrg_{op}")
         if lay.rank() < 2:
             raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
         mnk = self.atom.Shape_MNK
-        t_tensor = logical_divide(lay, (self.permutation_mnk(i), self.permutation_mnk(j)))
+        t_tensor = logical_divide(lay, (self._perm(i), self._perm(j)))
         a_tensor = zipped_divide(t_tensor, (make_layout(mnk[i]), make_layout(mnk[j])))
         tv_tensor = composition(a_tensor, (getattr(self.atom, tv), _))   # ((ThrV,FrgV),(RestI,RestJ))
         vmnk = self.thr_layout_vmnk
@@ -221,7 +239,7 @@ class TiledMMA:
 
     def _layout_TV(self, op: str) -> Layout:
         i, j, _tv = _MODES[op]
-        ref = make_layout((self.tile_size_mnk(i), self.tile_size_mnk(j)))
+        ref = make_layout((self._tile(i), self._tile(j)))
         out = self._thrfrg(ref, op)
         if op != "C":   # (ThrV,(ThrI,ThrK)) -> (ThrV,((ThrM,ThrN),ThrK)): the other one of M, N broadcast
             vmnk = self.thr_layout_vmnk
@@ -256,16 +274,62 @@ class TiledMMA:
         return self.get_slice(thr_idx)
 
 
+@lru_cache(maxsize=256)
+def _thrfrg(mma: TiledMMA, lay: Layout, op: str) -> Layout:
+    """thrfrg of a layout, kept: every thread's partition of one tensor starts from it."""
+    return mma._thrfrg_uncached(lay, op)
+
+
+def _upper(x: Any) -> Optional[int]:
+    hi = bounds(x)[1]
+    return hi if type(hi) is int else None
+
+
+def _floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
+    """``(x // d) % s`` for a non-negative symbolic ``x`` (no ``% s`` when ``s`` is None), simplified by
+    the bound of ``x``: no division by 1, no modulo where ``x // d < s``, 0 where ``x < d``."""
+    hi = _upper(x)
+    if hi is not None and hi < d:
+        return sympy.S.Zero
+    q = x if d == 1 else sympy.floor(x / d)
+    if s is None or (hi is not None and hi < d * s):
+        return q
+    return IMod(q, s)
+
+
+def _formula(layout: Layout, x: Any) -> Any:
+    """``layout(x)`` for a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
+    coalesced layout (the last mode takes the rest), simplified by the bound of ``x``."""
+    lay = coalesce(layout)
+    S, D = list(leaves(lay.shape)), list(leaves(lay.stride))
+    out: Any = sympy.S.Zero
+    prefix = 1
+    for k, (sk, dk) in enumerate(zip(S, D)):
+        if not (type(dk) is int and dk == 0):
+            out += _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
+        prefix *= sk
+    return out
+
+
 def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
-    """CuTe's ``get_flat_coord``: the 1-D index of ``thr_idx`` in each mode of ``vmnk`` (the last takes the rest)."""
-    sizes = [size(vmnk[k]) for k in range(4)]
-    if type(thr_idx) is int:
-        out, rest = [], thr_idx
-        for s in sizes[:3]:
-            out.append(rest % s)
-            rest //= s
-        return tuple(out) + (rest,)
-    return tuple(coord_expr(tuple(sizes), thr_idx))
+    """CuTe's ``vmnk.get_flat_coord(thr_idx)``: in each mode, the index of the coordinate
+    ``(thr_idx // d) % s`` of every leaf ``s:d`` (0 for an extent 1), counted column-major."""
+    out = []
+    for k in range(4):
+        mode = vmnk[k]
+        idx: Any = 0
+        prefix = 1
+        for s, d in zip(leaves(mode.shape), leaves(mode.stride)):
+            if s == 1:
+                continue
+            if type(s) is not int or type(d) is not int or d == 0:
+                raise LayoutError(f"get_slice: the thread layout {vmnk} must be static with non-zero strides "
+                                  f"where the extent is not 1")
+            c = (thr_idx // d) % s if type(thr_idx) is int else _floor_mod(thr_idx, d, s)
+            idx = idx + c * prefix
+            prefix *= s
+        out.append(idx)
+    return tuple(out)
 
 
 class ThrMMA:
@@ -318,35 +382,35 @@ class ThrMMA:
     def __repr__(self) -> str:
         return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
 
-    def _split(self, x: Any, op: str) -> tuple[Layout, Layout]:
-        """(the thread's values: (FrgV,RestI,RestJ,...), tid -> the thread's base offset)."""
+    def _split(self, x: Any, op: str) -> tuple[Layout, Any]:
+        """(the thread's values: (FrgV,RestI,RestJ,...), the offset of its first one)."""
         thr = self.tiled_mma._thrfrg(x, op)
         rest = thr.shape[1][1]                                            # type: ignore[index]
-        coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
-        frag = slice_(coord, thr)
-        # (ThrV,(ThrI,ThrJ)) as a function of the thread index: the mode of MNK that operand
-        # does not span contributes nothing (stride 0), as partition_X ignores that coordinate
-        vmnk = self.tiled_mma.thr_layout_vmnk
-        t0 = thr[0]
-        tv, (ti, tj) = t0[0], (t0[1][0], t0[1][1])
+        frag = slice_((0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _)), thr)
         i, j, _l = _MODES[op]
-        modes = [tv, None, None, None]
-        modes[i + 1], modes[j + 1] = ti, tj
-        other = ({1, 2, 3} - {i + 1, j + 1}).pop()
-        modes[other] = make_layout(size(vmnk[other]), 0)
-        return frag, make_layout(*modes)
-
-    def _offset(self, base: Layout) -> Any:
+        c = self.thr_vmnk
+        thr0 = thr[0]                                                     # (ThrV,(ThrI,ThrJ)) -> offset
         if type(self.thr_idx) is int:
-            return base(self.thr_idx)
-        return index_expr(base, self.thr_idx)
+            return frag, thr0((c[0], (c[i + 1], c[j + 1])))
+        mma = self.tiled_mma
+        g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
+        hi = _upper(self.thr_idx)
+        if hi is None or hi >= size(g):           # past every thread: CuTe's coordinate, leaf by leaf
+            return frag, thr0((c[0], (c[i + 1], c[j + 1])))
+        # the offset as one layout of the thread index: thr0 over (V,M,N,K), the mode op does not span
+        # contributing nothing, after the thread index -> (V,M,N,K) map; then its formula
+        modes = [thr0[0], None, None, None]
+        modes[i + 1], modes[j + 1] = thr0[1][0], thr0[1][1]
+        other = ({1, 2, 3} - {i + 1, j + 1}).pop()
+        modes[other] = make_layout(size(mma.thr_layout_vmnk[other]), 0)
+        return frag, _formula(composition(make_layout(*modes), g), self.thr_idx)
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
         if isinstance(x, Layout):
             return frag
         from .tensor import make_tensor   # type: ignore[import-not-found]  # noqa: PLC0415
-        return make_tensor(x.data + self._offset(base), frag)
+        return make_tensor(x.data + base, frag)
 
     def partition_A(self, x: Any) -> Any:
         """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
@@ -362,15 +426,15 @@ class ThrMMA:
 
     def offset_A(self, x: Any) -> Any:
         """The offset in ``x`` (a layout or a tensor's layout) of the thread's first A value."""
-        return self._offset(self._split(x, "A")[1])
+        return self._split(x, "A")[1]
 
     def offset_B(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first B value."""
-        return self._offset(self._split(x, "B")[1])
+        return self._split(x, "B")[1]
 
     def offset_C(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first C value."""
-        return self._offset(self._split(x, "C")[1])
+        return self._split(x, "C")[1]
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
@@ -386,7 +450,7 @@ def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
 
     >>> mma = make_tiled_mma("SM70_8x8x4_F16F16F16F16_TN", (2, 2))
     >>> print(mma.get_thr_layout_vmnk(), mma.thr_size())
-    ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0) 32
+    ((_4,_2),_2,_2,_1):((_1,_16),_4,_8,_0) _32
     >>> print(mma.get_layoutA_TV())
     ((_4,(_2,_2),_2),(_4,(_1,_1))):((_1,(_8,_0),_4),(_16,(_0,_0)))
     """

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Union
 
-__all__ = ["Row", "Like", "NAMED_LAYOUTS", "MMA_ATOMS", "SOURCES"]
+__all__ = ["Row", "Like", "NAMED_LAYOUTS", "MMA_ATOMS", "SOURCES", "VALUE_BITS"]
 
 
 class Row(NamedTuple):
@@ -208,4 +208,11 @@ MMA_ATOMS: dict[str, Union[Row, Like]] = {
         "((_4,_8),_32):((_256,_1),_8)",
         "SM80_16x8_Row"),
     "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC": Like("SM80_16x8x128_S32U1U1S32_TN_XORPOPC"),
+}
+
+#: The width in bits of each value type the atoms name (CuTe's sizeof_bits).
+VALUE_BITS: dict[str, int] = {
+    "double": 64, "float": 32, "tfloat32_t": 32, "half_t": 16, "bfloat16_t": 16,
+    "float_e4m3_t": 8, "float_e5m2_t": 8, "int32_t": 32, "int8_t": 8, "uint8_t": 8,
+    "int4b_t": 4, "uint4b_t": 4, "uint1b_t": 1, "complex<double>": 128, "GaussComplex": 192,
 }

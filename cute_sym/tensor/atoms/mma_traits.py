@@ -24,9 +24,9 @@ from ...core.int_tuple import unwrap, wrap
 from ...layout import Layout
 from ...notation import parse
 from . import gmma_data as G
-from .mma_data import MMA_ATOMS, NAMED_LAYOUTS, SOURCES, Like, Row
+from .mma_data import MMA_ATOMS, NAMED_LAYOUTS, SOURCES, VALUE_BITS, Like, Row
 
-__all__ = ["MMA_Traits", "mma_atom_names", "Major", "ScaleIn"]
+__all__ = ["MMA_Traits", "mma_atom_names", "Major", "ScaleIn", "sizeof_bits"]
 
 
 class Major:
@@ -138,6 +138,18 @@ def _fma_entry(name: str) -> Optional[_Entry]:
     d, a, b, c = (x.strip() for x in m.groups())
     return _Entry(f"UniversalFMA<{d},{a},{b},{c}>", (d, a, b, c), (a, b, c), "(_1,_1,_1)", "_1:_0",
                   "(_1,_1):(_0,_0)", "(_1,_1):(_0,_0)", "(_1,_1):(_0,_0)", "cute/atom/mma_traits.hpp")
+
+
+def sizeof_bits(value_type: str) -> int:
+    """CuTe's ``sizeof_bits<T>`` of a value type named as the atoms name them.
+
+    >>> sizeof_bits("half_t"), sizeof_bits("uint4b_t")
+    (16, 4)
+    """
+    bits = VALUE_BITS.get(value_type)
+    if bits is None:
+        raise LayoutError(f"sizeof_bits: unknown value type {value_type!r}; known: {', '.join(VALUE_BITS)}")
+    return bits
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,239 @@
+"""TiledMMA / ThrMMA: the (thread, value) layouts cover each tile as an MMA must, every thread's
+partition is the right elements of any tensor, a symbolic thread index gives one formula equal to
+the per-thread answers, and CuTe's own answers."""
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+import sympy
+
+from cute_sym.core.errors import LayoutError, RankError
+from cute_sym.core.int_tuple import _, leaves
+from cute_sym.core.integers import Dyn
+from cute_sym.layout import Layout, make_layout, size
+from cute_sym.notation import parse, to_str
+from cute_sym.tensor.mma import (
+    MMA_Atom, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C, tile_shape,
+)
+from corpus import cases
+
+ATOMS = [
+    "SM70_8x8x4_F16F16F16F16_TN", "SM70_8x8x4_F32F16F16F32_NT", "SM70_8x8x4_F32F16F16F32_TT",
+    "SM75_16x8x8_F32F16F16F32_TN", "SM75_8x8x16_S32S8S8S32_TN", "SM80_16x8x16_F16F16F16F16_TN",
+    "SM80_16x8x8_F32TF32TF32F32_TN", "SM80_16x8x4_F32TF32TF32F32_TN", "SM80_8x8x4_F64F64F64F64_TN",
+    "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x64_S32U4U4S32_TN", "SM80_16x8x256_S32U1U1S32_TN_XORPOPC",
+    "SM90_64x16x16_F16F16F16_RS<Major::K,Major::MN>", "SM90_64x24x32_S32U8S8_RS_TN",
+]
+ATOM_LAYOUTS = [(1, 1), (2, 1), (1, 2), (2, 2), (1, 4), (2, 1, 2), parse("(_2,_2):(_2,_1)")]
+
+
+def images(layout: Layout) -> list[int]:
+    out = [0]
+    for s, d in zip(leaves(layout.shape), leaves(layout.stride)):
+        out = [o + d * i for i in range(s) for o in out]
+    return out
+
+
+def table(layout: Layout, threads: int) -> list[list[int]]:
+    """``layout(t, v)`` for every thread ``t`` and value ``v``: one row a thread."""
+    img = images(layout)
+    return [img[t::threads] for t in range(threads)]
+
+
+def thread_groups(mma: TiledMMA, ignore: set[int]) -> list[list[int]]:
+    """The threads (their indices: the image of thr_layout_vmnk) grouped by their (ThrV,ThrM,ThrN,ThrK)
+    coordinate without the modes ``ignore``."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for t in sorted(set(images(mma.thr_layout_vmnk))):
+        c = mma.get_slice(t).thr_vmnk
+        groups.setdefault(tuple(x for k, x in enumerate(c) if k not in ignore), []).append(t)
+    return list(groups.values())
+
+
+@pytest.mark.parametrize("atom, atom_layout", itertools.product(ATOMS, ATOM_LAYOUTS))
+def test_tv_layouts_cover_each_tile(atom: str, atom_layout: Any) -> None:
+    mma = make_tiled_mma(atom, atom_layout)
+    TM, TN, TK = (mma.tile_size_mnk(k) for k in range(3))
+    vmnk = mma.thr_layout_vmnk
+    assert mma.thr_size() == size(MMA_Atom(atom).ThrID) * size(atom_layout if isinstance(atom_layout, Layout)
+                                                               else make_layout(atom_layout))
+    assert len(set(images(vmnk))) == size(vmnk)                       # one thread index a thread
+    gmma_b = atom.startswith("SM90")                                  # B is in shared memory: all see all
+    for op, extent, ignore in (("A", TM * TK, {2}), ("B", TN * TK, {0, 1} if gmma_b else {1}), ("C", TM * TN, {3})):
+        tv = getattr(mma, f"get_layout{op}_TV")()
+        rows = table(tv, size(tv[0]))
+        groups = thread_groups(mma, ignore)
+        # threads that differ only in modes operand op does not span hold the same elements ...
+        for ts in groups:
+            assert all(rows[t] == rows[ts[0]] for t in ts), (op, ts)
+        # ... and one thread of each group covers the tile once
+        assert sorted(e for ts in groups for e in rows[ts[0]]) == list(range(extent)), op
+
+
+def reference_offset(T: Layout, mma: TiledMMA, tv: Layout, op: str, t: int, v: int, rest: tuple[int, int]) -> Any:
+    """Where thread t's value v of tile ``rest`` lies in T, from the TV layout ``tv`` alone."""
+    i, j = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[op]
+    TI, TJ = mma.tile_size_mnk(i), mma.tile_size_mnk(j)
+    e = tv(t, v)
+    return T((rest[0] * TI + e % TI, rest[1] * TJ + e // TI))
+
+
+TENSORS = ["(_64,_32):(_32,_1)", "(_64,_32):(_1,_64)", "(_128,_64):(_1,_130)", "((_8,_8),(_4,_8)):((_1,_8),(_512,_64))"]
+
+
+@pytest.mark.parametrize("atom, atom_layout, tensor", [
+    ("SM80_16x8x16_F16F16F16F16_TN", (2, 2), TENSORS[0]), ("SM80_16x8x8_F16F16F16F16_TN", (2, 1), TENSORS[1]),
+    ("SM70_8x8x4_F32F16F16F32_TT", (2, 2), TENSORS[2]), ("SM75_8x8x16_S32S8S8S32_TN", (1, 2), TENSORS[3]),
+    ("SM80_16x8x4_F32TF32TF32F32_TN", (2, 2), TENSORS[2]), ("SM70_8x8x4_F16F16F16F16_NT", (1, 2), TENSORS[0]),
+])
+def test_partition_is_the_threads_elements(atom: str, atom_layout: Any, tensor: str) -> None:
+    mma = make_tiled_mma(atom, atom_layout)
+    T = parse(tensor)
+    for op in "ABC":
+        TI, TJ = [mma.tile_size_mnk(k) for k in {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[op]]
+        if size(T[0]) % TI or size(T[1]) % TJ:
+            continue
+        tv = getattr(mma, f"get_layout{op}_TV")()
+        for t in random.Random(7).sample(sorted(set(images(mma.thr_layout_vmnk))), 4):
+            thr = mma.get_slice(t)
+            frag, base = getattr(thr, f"partition_{op}")(T), getattr(thr, f"offset_{op}")(T)
+            assert frag.rank() == 3
+            for v, r0, r1 in itertools.product(range(size(frag[0])), range(size(frag[1])), range(size(frag[2]))):
+                assert base + frag(v, r0, r1) == reference_offset(T, mma, tv, op, t, v, (r0, r1))
+
+
+def test_partition_of_the_tile_is_the_tv_layout() -> None:
+    for atom in ATOMS:
+        mma = make_tiled_mma(atom, (2, 2))
+        for op, (i, j) in (("A", (0, 2)), ("B", (1, 2)), ("C", (0, 1))):
+            ref = make_layout((mma.tile_size_mnk(i), mma.tile_size_mnk(j)))
+            tv = getattr(mma, f"get_layout{op}_TV")()
+            for t in (0, 1, 5, mma.thr_size() - 1):
+                thr = mma.get_slice(t)
+                frag, base = getattr(thr, f"partition_{op}")(ref), getattr(thr, f"offset_{op}")(ref)
+                assert [base + frag(v) for v in range(size(frag))] == [tv(t, v) for v in range(size(tv[1]))]
+
+
+@pytest.mark.parametrize("atom, atom_layout", [
+    ("SM80_16x8x16_F16F16F16F16_TN", (2, 2)), ("SM70_8x8x4_F32F16F16F32_NN", (2, 2)),
+    ("SM90_64x32x16_F32BF16BF16_SS<Major::MN,Major::K>", (2, 1)),
+])
+def test_symbolic_thread_index_is_one_formula(atom: str, atom_layout: Any) -> None:
+    """The offset formula in tid (and M, K) equals every thread's integer offset; the fragment's layout
+    equals every thread's, as a function."""
+    mma = make_tiled_mma(atom, atom_layout)
+    threads = sorted(set(images(mma.thr_layout_vmnk)))
+    tid = Dyn("tid", max=threads[-1], sign="nonnegative")
+    M, K = Dyn("M", divisible_by=128), Dyn("K", divisible_by=64)
+    for T in (parse("(_128,_64):(_64,_1)"), make_layout((M, K), (K, 1)), make_layout((M, K), (1, M))):
+        for op in "ABC":
+            sym = mma.get_slice(tid)
+            frag, base = getattr(sym, f"partition_{op}")(T), getattr(sym, f"offset_{op}")(T)
+            assert isinstance(base, sympy.Expr) and base.free_symbols <= {tid, M, K}
+            for m, k in ((128, 64), (256, 192)):
+                values = {M: m, K: k}
+                Tc = make_layout(tuple(int(sympy.sympify(x).subs(values)) for x in leaves(T.shape)),
+                                 tuple(int(sympy.sympify(x).subs(values)) for x in leaves(T.stride)))
+                want = getattr(mma.get_slice(0), f"partition_{op}")(Tc)
+                fixed = base.xreplace({M: sympy.Integer(m), K: sympy.Integer(k)})
+                for t in threads:
+                    assert fixed.xreplace({tid: sympy.Integer(t)}) == getattr(mma.get_slice(t), f"offset_{op}")(Tc)
+                got = [(sympy.sympify(a).subs(values), sympy.sympify(b).subs(values))
+                       for a, b in zip(leaves(frag.shape), leaves(frag.stride))]
+                assert [a for a, _b in got] == list(leaves(want.shape))
+                assert [b if a != 1 else 0 for a, b in got] == [   # an extent-1 mode's stride is no matter
+                    b if a != 1 else 0 for a, b in zip(leaves(want.shape), leaves(want.stride))]
+
+
+def test_symbolic_offset_is_readable() -> None:
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+    tid = Dyn("tid", max=127, sign="nonnegative")
+    K = Dyn("K", divisible_by=32)
+    base = mma.get_slice(tid).offset_A(make_layout((128, K), (K, 1)))
+    assert to_str(base) == "16*K*((tid//32)%2)+K*((tid//4)%8)+2*(tid%4)"
+
+
+def test_permutations() -> None:
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2), (32, 32, 16))
+    assert tile_shape(mma) == (32, 32, 16)
+    tv = mma.get_layoutC_TV()
+    assert sorted(images(tv)) == list(range(32 * 32))
+    perm = make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (1, 2), (_, parse("(_8,_2):(_2,_1)"), _))
+    assert perm.tile_size_mnk(1) == 16 and sorted(images(perm.get_layoutB_TV())) == list(range(16 * 8))
+    with pytest.raises(LayoutError, match="static permutations"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (1, 1), (Dyn("P"), _, _))
+    with pytest.raises(RankError, match="rank-3 PermutationMNK"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (1, 1), (_, _, _, _))
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(RankError, match="rank-3 AtomLayoutMNK"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (1, 1, 1, 2))
+    with pytest.raises(LayoutError, match="no MMA atom named"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TT")
+    mma = make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN")
+    with pytest.raises(LayoutError, match="negative"):
+        mma.get_slice(-1)
+    with pytest.raises(LayoutError, match="non-negative integer"):
+        mma.get_slice(Dyn("t", sign="any"))
+    with pytest.raises(LayoutError, match="is an integer"):
+        mma.get_slice("3")
+    with pytest.raises(RankError, match="rank >= 2"):
+        mma.thrfrg_A(make_layout(16))
+    with pytest.raises(LayoutError, match="Tensor or a Layout"):
+        mma.get_slice(0).partition_A((16, 8))
+
+
+def test_values_and_printing() -> None:
+    mma = make_tiled_mma(MMA_Atom("SM80_16x8x8_F16F16F16F16_TN"), parse("(_2,_1)"))
+    assert repr(mma) == "TiledMMA('SM80_16x8x8_F16F16F16F16_TN', (_2,_1,_1):(_1,_0,_0))"
+    assert repr(mma.get_slice(33)) == f"ThrMMA({mma!r}, thr_idx=33)"
+    with pytest.raises(AttributeError):
+        mma.atom = mma.atom
+    assert partition_shape_A(mma, (64, 32)) == ((2, 2), 2, 4)
+    assert partition_shape_B(mma, (32, 32)) == (2, 4, 4)
+    assert partition_shape_C(mma, (64, 32)) == ((2, 2), 2, 4)
+    assert str(mma.permutation_mnk(0)) == "_32" and mma.get_thread_slice(3).thr_vmnk == (3, 0, 0, 0)
+
+
+@pytest.mark.parametrize("case", cases("views/tiled_mma"), ids=lambda c: c["id"])
+def test_cute_tv_layouts(case: dict) -> None:  # type: ignore[type-arg]
+    a = case["args"]
+    assert str(getattr(make_tiled_mma(a["atom"], parse(a["atom_layout"])), a["what"])()) == case["expect"]
+
+
+@pytest.mark.parametrize("case", cases("views/mma_partition"), ids=lambda c: c["id"])
+def test_cute_partitions(case: dict) -> None:  # type: ignore[type-arg]
+    a = case["args"]
+    thr = make_tiled_mma(a["atom"], parse(a["atom_layout"])).get_slice(a["thr_idx"])
+    assert str(getattr(thr, "partition_" + a["which"])(parse(a["tensor_layout"]))) == case["expect"]
+
+
+@pytest.mark.parametrize("atom, atom_layout, hi", [
+    ("SM70_8x8x4_F16F16F16F16_NN", (2, 1), 63),            # past the threads of the MMA: CuTe's coordinates
+    ("SM80_16x8x8_F16F16F16F16_TN", (2, 1), None),           # no bound at all
+])
+def test_symbolic_thread_index_past_the_threads(atom: str, atom_layout: Any, hi: Any) -> None:
+    mma = make_tiled_mma(atom, atom_layout)
+    tid = Dyn("tid", sign="nonnegative") if hi is None else Dyn("tid", max=hi, sign="nonnegative")
+    T = parse("(_64,_64):(_64,_1)")
+    for op in "ABC":
+        base = getattr(mma.get_slice(tid), f"offset_{op}")(T)
+        for t in range(0, 200 if hi is None else hi + 1, 5):
+            assert base.xreplace({tid: sympy.Integer(t)}) == getattr(mma.get_slice(t), f"offset_{op}")(T)
+
+
+def test_static_partition_makes_no_sympy() -> None:
+    from test_static_path import _count_sympy
+    sA = parse("(_128,_32):(_32,_1)")
+
+    def run() -> None:
+        mma = make_tiled_mma("SM70_8x8x4_F32F16F16F32_TT", (2, 2), (32, 32, 8))
+        mma.get_layoutA_TV(), mma.get_layoutB_TV(), mma.get_layoutC_TV(), partition_shape_C(mma, (64, 64))
+        for t in (0, 17, 63):
+            thr = mma.get_slice(t)
+            thr.partition_A(sA), thr.offset_A(sA), thr.partition_B(sA), thr.offset_C(sA)
+    assert _count_sympy(run) == []
