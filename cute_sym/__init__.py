@@ -210,6 +210,6 @@ html_tv = _checked(_views.html_tv)
 print_latex = _checked(_views.print_latex)
 print_latex_tv = _checked(_views.print_latex_tv)
 print_svg = _checked(_views.print_svg)
-_notebook.wire(Layout, ComposedLayout, TiledMMA, _TiledCopy)
+_notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, _TiledCopy)
 
 __all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]

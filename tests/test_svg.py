@@ -302,3 +302,31 @@ def test_docs_pictures_are_generated() -> None:
             assert fh.read() == text, f"{rel} is stale: python3 scripts/make_pictures.py"
         if rel.endswith(".svg"):
             ET.fromstring("\n".join(ln for ln in text.split("\n") if not ln.startswith("<!--")))
+
+
+# ---------------------------------------------------------------- tensors
+def test_tensor_pictures() -> None:
+    import numpy as np
+    T = cs.make_tensor(cs.make_gmem_ptr("A"), cs.parse("(_4,(_2,_3)):(_1,(_4,_8))"))
+    S = T(cs._, (1, cs._))                                   # gmem_ptr(A+4) o (_4,_3):(_1,_8)
+    (p,) = read_panels(cs.svg(S))
+    assert {rc: c["text"] for rc, c in p["cells"].items()} == \
+        {(m, n): [str(int(S(m, n).offset))] for m in range(4) for n in range(3)}     # offset from A
+    assert ET.fromstring(cs.svg(S)).findtext("s:title", namespaces=NS) == str(S)
+
+    arr = np.arange(48) * 10
+    V = cs.make_tensor(arr, cs.parse("(_2,(_2,_8)):(_8,(_16,_1))"))(cs._, (1, cs._))
+    (p,) = read_panels(cs.svg(V))
+    assert {rc: c["text"] for rc, c in p["cells"].items()} == \
+        {(m, n): [str(int(V(m, n)))] for m in range(2) for n in range(8)}           # the array's values
+
+    Id = cs.make_identity_tensor((4, 3))
+    (p,) = read_panels(cs.svg(Id))
+    assert {rc: c["text"] for rc, c in p["cells"].items()} == {(m, n): [f"({m},{n})"] for m in range(4) for n in range(3)}
+    assert Id._repr_svg_() == cs.svg(Id, max_rows=64, max_cols=64)                   # type: ignore[attr-defined]
+
+    M = cs.parse("(M,_4):(_1,M)")
+    P = cs.make_tensor(cs.make_gmem_ptr("B"), M)
+    assert P._repr_svg_() is None                                                     # type: ignore[attr-defined]
+    (p,) = read_panels(cs.svg(P, bind={"M": 3}))
+    assert {rc: c["text"] for rc, c in p["cells"].items()} == {(m, n): [str(m + 3 * n)] for m in range(3) for n in range(4)}

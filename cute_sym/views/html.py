@@ -64,7 +64,8 @@ _SCRIPT = r"""
     var rc = crd(h.r, q.d.rshape), cc = crd(h.c, q.d.cshape);
     lines.push("(" + q.rn + "," + q.cn + ") = (" + h.r + "," + h.c + ")" +
                (rc !== String(h.r) || cc !== String(h.c) ? " = (" + rc + "," + cc + ")" : ""));
-    if (q.kind === "offset") lines.push("offset " + q.d.a[k]);
+    if (q.d.t) lines.push("value " + q.d.t[k]);
+    if (q.kind === "offset") lines.push((q.d.t ? "index " : "offset ") + q.d.a[k]);
     else if (q.d.a[k] === null) lines.push("no thread");
     else lines.push("thread " + q.d.a[k] + ", value " + q.d.b[k] + "  (T" + q.d.a[k] + " V" + q.d.b[k] + ")");
     tip.textContent = lines.join("\n");
@@ -101,6 +102,11 @@ def panel_data(p: Panel) -> dict[str, Any]:
     out: dict[str, Any] = {"a": a}
     if p.kind == "tv":
         out["b"] = b
+    if p.texts is not None:
+        t: list[Any] = [None] * (p.rows * p.cols)
+        for (r, c, _, _), text in zip(p.cells, p.texts):
+            t[r * p.cols + c] = text
+        out["t"] = t
     out["rshape"] = _nested(p.row_shape)
     out["cshape"] = _nested(p.col_shape)
     return out

@@ -47,6 +47,8 @@ class Panel:
     (``(row, col, thread, value)``). ``header`` is how CuTe prints the object
     drawn; ``row_shape``/``col_shape`` give the hierarchical coordinates of a
     row or column (static int tuples); ``row_name``/``col_name`` name the axes.
+    ``texts``, when given, replaces the text of each cell (in ``cells`` order):
+    the values of an array tensor, the coordinates of a counting tensor.
     """
 
     name: str
@@ -59,6 +61,7 @@ class Panel:
     col_shape: IntTuple
     row_name: str = "m"
     col_name: str = "n"
+    texts: Optional[tuple[str, ...]] = None
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,15 @@ from typing import Any, Optional
 
 from ..core.errors import LayoutError
 from ..layout.layout import Layout
-from ..tensor import composition as tensor_composition, make_identity_tensor
+from dataclasses import replace
+
+from ..layout import make_layout
+from ..tensor import ArrayEngine, CountingEngine, Tensor, composition as tensor_composition, make_identity_tensor
 from ..tensor.copy import TiledCopy
 from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
-from .model import Bind, Picture, _clip_note, _tile_extents, tv_panel, tv_source
+from .model import (
+    Bind, Picture, _clip_note, _tile_extents, bound, drawable, layout_picture, static_int, tv_panel, tv_source,
+)
 
 __all__ = ["mma_picture", "copy_picture", "picture_of", "is_mma"]
 
@@ -104,8 +109,53 @@ def _copy_headers(tc: TiledCopy, tile: tuple[int, int]) -> tuple[str, str]:
     return (coord_header(tile, tc.thrval2mn(tc._ref2src())), coord_header(tile, tc.thrval2mn(tc._ref2dst())))
 
 
+def _element_text(v: Any) -> str:
+    """A tensor element in a cell: a number, or a coordinate ``(1,2)`` (no ``_`` marks)."""
+    return str(v).replace("_", "")
+
+
+def tensor_picture(t: Tensor, bind: Bind, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
+    """The picture of a rank <= 2 tensor: its layout's grid, the tensor in the title.
+
+    * over a pointer: each cell holds the element's offset from the pointer's base
+      (the pointer's offset plus ``layout(m, n)``), colored as ``print_latex`` colors it;
+    * over an array: each cell holds the array's value, colored by its index;
+    * a counting (identity) tensor: each cell holds its coordinate, colored by the
+      cell's 1-D index ``m + n * M``.
+
+    @post the title's first line is ``str(t)``; symbols take their values from ``bind``.
+    """
+    shown = bound(t, bind)
+    lay, eng = shown.layout, shown.engine
+    if isinstance(eng, CountingEngine):
+        dom = drawable(make_layout(lay.shape), "picture")
+        pic = layout_picture(dom, None, max_rows, max_cols, "picture")
+        p = pic.panels[0]
+        two = lay.rank() == 2
+        texts = tuple(_element_text(shown(m, n) if two else shown(m)) for m, n, _, _ in p.cells)
+        panel = replace(p, texts=texts, header=str(shown))
+        return replace(pic, panels=(panel,), title=(str(t),) + _bound_line(t, shown, bind))
+    pic = layout_picture(lay, None, max_rows, max_cols, "picture")
+    p = pic.panels[0]
+    base = static_int(getattr(eng, "offset", 0), "pointer offset")
+    cells = tuple((m, n, base + idx, 0) for m, n, idx, _ in p.cells)
+    values: Optional[tuple[str, ...]] = None
+    if isinstance(eng, ArrayEngine):
+        values = tuple(_element_text(eng[idx]) for _, _, idx, _ in p.cells)    # the engine adds its offset
+    panel = replace(p, cells=cells, texts=values, header=str(shown))
+    return replace(pic, panels=(panel,), title=(str(t),) + _bound_line(t, shown, bind))
+
+
+def _bound_line(t: Tensor, shown: Tensor, bind: Bind) -> tuple[str, ...]:
+    if not bind or str(t) == str(shown):
+        return ()
+    return ("drawn at " + ", ".join(f"{k}={v}" for k, v in sorted(bind.items())) + f": {shown}",)
+
+
 def picture_of(x: Any, bind: Bind, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
-    """The picture of an MMA atom, a TiledMMA or a TiledCopy."""
+    """The picture of a tensor, an MMA atom, a TiledMMA or a TiledCopy."""
+    if isinstance(x, Tensor):
+        return tensor_picture(x, bind, max_rows, max_cols)
     if isinstance(x, MMA_Atom):
         x = make_tiled_mma(x)
     if isinstance(x, TiledMMA):

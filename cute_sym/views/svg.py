@@ -22,7 +22,7 @@ True
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 from xml.sax.saxutils import escape, quoteattr
 
 from .colors import BW_PERCENT, TV_RGB, css_rgb, rgb_bw, svg_cute_tv
@@ -111,6 +111,8 @@ class Geometry:
         for p in pic.panels:
             if p.kind == "tv":
                 longest = max([longest] + [len(str(max(c[2], c[3]))) + 1 for c in p.cells])
+            elif p.texts is not None:
+                longest = max([longest] + [len(t) for t in p.texts])
             else:
                 longest = max([longest] + [len(str(c[2])) for c in p.cells])
         char = 5 if any(p.kind == "tv" for p in pic.panels) else 6
@@ -186,9 +188,10 @@ def _panel(out: list[str], p: Panel, x0: int, y0: int, g: Geometry, labels: tupl
     d += [f"M{x0 + c * w} {y0}v{p.rows * h}" for c in range(p.cols + 1)]
     out.append(f'<path class="cs-grid" d="{"".join(d)}"/>\n')
     # cell texts, one <text> per row (and line)
-    by_row: dict[int, list[tuple[int, int, int]]] = {}
-    for r, c, a, b in cells:
-        by_row.setdefault(r, []).append((c, a, b))
+    by_row: dict[int, list[tuple[int, Union[int, str], int]]] = {}
+    texts = p.texts
+    for i, (r, c, a, b) in enumerate(p.cells if texts is not None else cells):
+        by_row.setdefault(r, []).append((c, escape(texts[i]) if texts is not None else a, b))
     for r in sorted(by_row):
         row = by_row[r]
         if p.kind == "offset":
