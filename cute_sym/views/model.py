@@ -269,15 +269,30 @@ def layout_picture(layout: Any, bind: Bind = None, max_rows: Optional[int] = Non
 # ---------------------------------------------------------------- thread/value layouts
 @dataclass(frozen=True)
 class TVSource:
-    """A thread/value map ``(t, v) -> (row, col)`` evaluated for every ``t < nthr``, ``v < nval``.
+    """A thread/value map ``(t, v) -> index of an (M, N) tile``: ``thr[t] + val[v]``.
 
-    ``coords[t * nval + v]`` is the coordinate; ``header`` how CuTe prints the map.
+    The index is column-major (``m + n * M``); ``coord`` turns it into the
+    drawn ``(row, col)``; ``header`` is how CuTe prints the map.
     """
 
     header: str
-    nthr: int
-    nval: int
-    coords: tuple[tuple[int, int], ...]
+    thr: tuple[int, ...]
+    val: tuple[int, ...]
+    M: int
+    swap: bool = False
+
+    @property
+    def nthr(self) -> int:
+        return len(self.thr)
+
+    @property
+    def nval(self) -> int:
+        return len(self.val)
+
+    def coord(self, t: int, v: int) -> tuple[int, int]:
+        """The drawn ``(row, col)`` of ``(t, v)``: ``(m, n)``, or ``(n, m)`` when swapped (B of an MMA)."""
+        idx = self.thr[t] + self.val[v]
+        return (idx // self.M, idx % self.M) if self.swap else (idx % self.M, idx // self.M)
 
 
 def _tile_extents(tile: Any) -> tuple[int, ...]:
@@ -292,43 +307,32 @@ def _tile_extents(tile: Any) -> tuple[int, ...]:
 
 
 def tv_source(layout_tv: Any, tile_mn: Any, swap: bool = False, header: Optional[str] = None) -> TVSource:
-    """A TV layout ``(t, v) -> idx`` into a ``tile_mn`` tile, as coordinates ``(idx % M, idx // M)``.
+    """A TV layout ``(t, v) -> idx`` into a ``tile_mn`` tile, drawn at ``(idx % M, idx // M)``.
 
-    ``swap`` gives ``(col, row)`` instead (B of an MMA is drawn ``k`` down, ``n`` across).
-    A layout whose values are already coordinates (a tensor over an identity
-    tensor, ``ArithTuple(_0,_0) o ...``) is read through its ``tv_coords``
-    method when it has one. ``header`` replaces how the map prints.
+    ``swap`` draws ``(idx // M, idx % M)`` instead (B of an MMA is drawn ``k``
+    down, ``n`` across); ``header`` replaces how the map prints.
 
-    @pre ``rank(layout_tv) == 2``; every offset lies in the tile.
+    @pre ``rank(layout_tv) == 2``; every offset lies in the tile (else :class:`LayoutError`).
 
     >>> from cute_sym.notation import parse
     >>> s = tv_source(parse("(_2,_2):(_2,_1)"), (2, 2))    # T0 owns column 0, T1 column 1
-    >>> s.coords
-    ((0, 0), (1, 0), (0, 1), (1, 1))
+    >>> [s.coord(t, v) for t in range(2) for v in range(2)]
+    [(0, 0), (1, 0), (0, 1), (1, 1)]
     """
     ext = _tile_extents(tile_mn)
     if len(ext) != 2:
         raise RankError(f"a TV picture needs a rank-2 tile (M,N), got {tile_mn}")
     M, N = ext
-    own = getattr(layout_tv, "tv_coords", None)
-    if callable(own):
-        nthr, nval, crd = own()
-        coords = tuple((c[1], c[0]) if swap else (c[0], c[1]) for c in crd)
-        return TVSource(header or str(layout_tv), nthr, nval, coords)
     if not isinstance(layout_tv, Layout):
         raise LayoutError(f"a TV picture takes a (thread,value) -> index Layout, got {type(layout_tv).__name__}")
     if layout_tv.rank() != 2:
         raise RankError(f"a TV layout has rank 2 (thread, value), got rank {layout_tv.rank()}: {layout_tv}")
-    t0 = mode_table(layout_tv[0])
-    t1 = mode_table(layout_tv[1])
-    out = []
-    for a in t0:
-        for b in t1:
-            idx = a + b
-            if not 0 <= idx < M * N:
-                raise LayoutError(f"the TV layout {layout_tv} reaches {idx}, outside the {M}x{N} tile")
-            out.append((idx // M, idx % M) if swap else (idx % M, idx // M))
-    return TVSource(header or str(layout_tv), len(t0), len(t1), tuple(out))
+    t0 = tuple(mode_table(layout_tv[0]))
+    t1 = tuple(mode_table(layout_tv[1]))
+    lo, hi = min(t0) + min(t1), max(t0) + max(t1)     # the extremes of thr[t] + val[v]
+    if lo < 0 or hi >= M * N:
+        raise LayoutError(f"the TV layout {layout_tv} reaches {lo if lo < 0 else hi}, outside the {M}x{N} tile")
+    return TVSource(header or str(layout_tv), t0, t1, M, swap)
 
 
 def tv_panel(src: TVSource, name: str, rows: int, cols: int, row_name: str = "m", col_name: str = "n",
@@ -340,18 +344,21 @@ def tv_panel(src: TVSource, name: str, rows: int, cols: int, row_name: str = "m"
     r = rows if max_rows is None else min(rows, max_rows)
     c = cols if max_cols is None else min(cols, max_cols)
     filled = bytearray(rows * cols)
+    left = rows * cols
     cells = []
-    k = 0
-    for t in range(src.nthr):
-        for v in range(src.nval):
-            m, n = src.coords[k]
-            k += 1
-            if not (0 <= m < rows and 0 <= n < cols):
-                raise LayoutError(f"{src.header}: (T{t},V{v}) reaches ({m},{n}), outside the {rows}x{cols} tile")
-            if not filled[m * cols + n]:
-                filled[m * cols + n] = 1
+    M, swap, val = src.M, src.swap, src.val
+    for t, a in enumerate(src.thr):
+        for v, b in enumerate(val):
+            idx = a + b
+            m, n = (idx // M, idx % M) if swap else (idx % M, idx // M)
+            k = m * cols + n
+            if not filled[k]:
+                filled[k] = 1
+                left -= 1
                 if m < r and n < c:
                     cells.append((m, n, t, v))
+        if not left:        # every cell has its owner: the later threads draw nothing
+            break
     return Panel(name, r, c, "tv", tuple(cells), src.header, rows, cols, row_name, col_name)
 
 
