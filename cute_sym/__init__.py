@@ -142,6 +142,7 @@ from . import tensor as _tensor
 from .tensor import (
     ArithmeticTuple, E, ScaledBasis, Tensor, make_tensor, make_gmem_ptr, make_smem_ptr, make_rmem_ptr,
     make_identity_tensor, make_identity_layout, make_fragment_like, make_coord_tensor, make_basis_like,
+    make_tensor_like,
 )
 composition = _checked(_tensor.composition)
 logical_divide = _checked(_tensor.logical_divide)
@@ -180,7 +181,7 @@ __all__ = [
     "layout_table", "print_layout", "index_expr", "coord_expr", "FloorDiv", "IMod", "emit", "evaluate",
     "ArithmeticTuple", "E", "ScaledBasis", "Tensor", "make_tensor", "make_gmem_ptr", "make_smem_ptr",
     "make_rmem_ptr", "make_identity_tensor", "make_identity_layout", "make_fragment_like", "make_coord_tensor",
-    "make_basis_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
+    "make_basis_like", "make_tensor_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
 ]
 
 # MMA atoms (CuTe's traits as data) and tiled MMAs

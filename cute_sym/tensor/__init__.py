@@ -16,7 +16,9 @@ from .basis_layout import is_basis_layout, make_identity_layout
 from .engine import (
     ArrayEngine, CountingEngine, Pointer, make_counting_engine, make_gmem_ptr, make_rmem_ptr, make_smem_ptr,
 )
-from .tensor import Tensor, is_tensor, make_coord_tensor, make_fragment_like, make_identity_tensor, make_tensor
+from .tensor import (
+    Tensor, is_tensor, make_coord_tensor, make_fragment_like, make_identity_tensor, make_tensor, make_tensor_like,
+)
 from .ops import (
     blocked_product, coalesce, composition, filter, filter_zeros, flat_divide, flat_product, flatten,
     group_modes, logical_divide, logical_product, raked_product, take, tiled_divide, tiled_product,
@@ -28,7 +30,7 @@ __all__ = [
     "ArithmeticTuple", "E", "ScaledBasis", "as_arithmetic_tuple", "basis_get", "basis_value", "make_basis_like",
     "is_basis_layout", "make_identity_layout", "ArrayEngine", "CountingEngine", "Pointer", "make_counting_engine",
     "make_gmem_ptr", "make_rmem_ptr", "make_smem_ptr", "Tensor", "is_tensor", "make_coord_tensor",
-    "make_fragment_like", "make_identity_tensor", "make_tensor", "blocked_product", "coalesce", "composition",
+    "make_fragment_like", "make_identity_tensor", "make_tensor", "make_tensor_like", "blocked_product", "coalesce", "composition",
     "filter", "filter_zeros", "flat_divide", "flat_product", "flatten", "group_modes", "logical_divide",
     "logical_product", "raked_product", "take", "tiled_divide", "tiled_product", "zipped_divide",
     "zipped_product", "dice_tuple", "get_flat_coord", "inner_partition", "local_partition", "local_tile",

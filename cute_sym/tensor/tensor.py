@@ -21,14 +21,15 @@ from .. import swizzle as _alg
 from ..core.errors import LayoutError
 from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk, make_layout, make_ordered_layout
+from ..layout.layout import Layout, _mk, make_layout, make_layout_like, make_ordered_layout
 from ..layout.modes import slice_and_offset
 from ..swizzle import ComposedLayout
 from .arith_tuple import ScaledBasis, coprofile_of
 from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
 from .engine import ArrayEngine, CountingEngine, Engine, Pointer, make_gmem_ptr, make_rmem_ptr  # noqa: F401
 
-__all__ = ["Tensor", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "is_tensor"]
+__all__ = ["Tensor", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "make_tensor_like",
+           "is_tensor"]
 
 AnyLayout = Union[Layout, ComposedLayout]
 
@@ -287,3 +288,27 @@ def make_fragment_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -
     if not isinstance(src, Layout):
         return Tensor(make_rmem_ptr(name, dtype), make_layout(unwrap(src)))
     return Tensor(make_rmem_ptr(name, dtype), _fragment_layout(src))
+
+
+def make_tensor_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -> Tensor:
+    """CuTe's ``make_tensor_like``: a register tensor of the same shape, compact, its modes ordered
+    like ``x``'s strides (``make_layout_like``).
+
+    @post ``result.shape == shape(x)``; the layout is a bijection onto ``[0, size)`` ordered as ``x``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(make_tensor_like(make_tensor(make_gmem_ptr("A", "float"), parse("(_2,_3):(_30,_2)"))))
+    rmem_ptr[float](frg) o (_2,_3):(_3,_1)
+    """
+    src: Any = x
+    if isinstance(x, Tensor):
+        if dtype is None and isinstance(x.engine, Pointer):
+            dtype = x.engine.dtype
+        src = x.layout
+    if isinstance(src, ComposedLayout):
+        src = src.layout_b
+    if not isinstance(src, Layout):
+        return Tensor(make_rmem_ptr(name, dtype), make_layout(unwrap(src)))
+    if is_basis_layout(src):
+        raise LayoutError("make_tensor_like: the strides of a basis layout have no order (CuTe has none)")
+    return Tensor(make_rmem_ptr(name, dtype), make_layout_like(src))
