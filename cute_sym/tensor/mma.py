@@ -34,15 +34,17 @@ from typing import Any, Optional, Union
 
 import sympy
 
-from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
-from ..core.integers import IMod, IntLike
+from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from ..swizzle import (
-    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide,
+    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
 )
-from .atoms.mma_traits import MMA_Traits
+from .atoms.mma_traits import MMA_Traits, sizeof_bits
+from .engine import Pointer, make_rmem_ptr, make_smem_ptr
+from .tensor import Tensor, make_fragment_like
+from .thread_index import index_formula, thread_coord, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
            "partition_shape_C", "tile_shape"]
@@ -97,14 +99,12 @@ def _as_layout(x: Any, what: str) -> Layout:
 
 
 def _layout_of(x: Any, what: str) -> Layout:
-    """The layout of a tensor (its ``layout``) or a layout itself."""
-    if isinstance(x, Layout):
-        return x
-    lay = getattr(x, "layout", None)
-    if callable(lay):
-        lay = lay()
+    """The layout of a tensor, or a layout itself."""
+    lay = x.layout if isinstance(x, Tensor) else x
     if isinstance(lay, Layout):
         return lay
+    if isinstance(x, Tensor):
+        raise LayoutError(f"{what}: a tensor over a {type(lay).__name__} is not supported (a plain layout is)")
     raise LayoutError(f"{what}: expected a Tensor or a Layout, got {type(x).__name__}")
 
 
@@ -280,58 +280,6 @@ def _thrfrg(mma: TiledMMA, lay: Layout, op: str) -> Layout:
     return mma._thrfrg_uncached(lay, op)
 
 
-def _upper(x: Any) -> Optional[int]:
-    hi = bounds(x)[1]
-    return hi if type(hi) is int else None
-
-
-def _floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
-    """``(x // d) % s`` for a non-negative symbolic ``x`` (no ``% s`` when ``s`` is None), simplified by
-    the bound of ``x``: no division by 1, no modulo where ``x // d < s``, 0 where ``x < d``."""
-    hi = _upper(x)
-    if hi is not None and hi < d:
-        return sympy.S.Zero
-    q = x if d == 1 else sympy.floor(x / d)
-    if s is None or (hi is not None and hi < d * s):
-        return q
-    return IMod(q, s)
-
-
-def _formula(layout: Layout, x: Any) -> Any:
-    """``layout(x)`` for a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
-    coalesced layout (the last mode takes the rest), simplified by the bound of ``x``."""
-    lay = coalesce(layout)
-    S, D = list(leaves(lay.shape)), list(leaves(lay.stride))
-    out: Any = sympy.S.Zero
-    prefix = 1
-    for k, (sk, dk) in enumerate(zip(S, D)):
-        if not (type(dk) is int and dk == 0):
-            out += _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
-        prefix *= sk
-    return out
-
-
-def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
-    """CuTe's ``vmnk.get_flat_coord(thr_idx)``: in each mode, the index of the coordinate
-    ``(thr_idx // d) % s`` of every leaf ``s:d`` (0 for an extent 1), counted column-major."""
-    out = []
-    for k in range(4):
-        mode = vmnk[k]
-        idx: Any = 0
-        prefix = 1
-        for s, d in zip(leaves(mode.shape), leaves(mode.stride)):
-            if s == 1:
-                continue
-            if type(s) is not int or type(d) is not int or d == 0:
-                raise LayoutError(f"get_slice: the thread layout {vmnk} must be static with non-zero strides "
-                                  f"where the extent is not 1")
-            c = (thr_idx // d) % s if type(thr_idx) is int else _floor_mod(thr_idx, d, s)
-            idx = idx + c * prefix
-            prefix *= s
-        out.append(idx)
-    return tuple(out)
-
-
 class ThrMMA:
     """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
 
@@ -373,7 +321,7 @@ class ThrMMA:
             raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                               f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
-                     ("thr_vmnk", _thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
+                     ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -394,7 +342,7 @@ class ThrMMA:
             return frag, thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
-        hi = _upper(self.thr_idx)
+        hi = upper_bound(self.thr_idx)
         if hi is None or hi >= size(g):           # past every thread: CuTe's coordinate, leaf by leaf
             return frag, thr0((c[0], (c[i + 1], c[j + 1])))
         # the offset as one layout of the thread index: thr0 over (V,M,N,K), the mode op does not span
@@ -403,14 +351,11 @@ class ThrMMA:
         modes[i + 1], modes[j + 1] = thr0[1][0], thr0[1][1]
         other = ({1, 2, 3} - {i + 1, j + 1}).pop()
         modes[other] = make_layout(size(mma.thr_layout_vmnk[other]), 0)
-        return frag, _formula(composition(make_layout(*modes), g), self.thr_idx)
+        return frag, index_formula(composition(make_layout(*modes), g), self.thr_idx)
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
-        if isinstance(x, Layout):
-            return frag
-        from .tensor import make_tensor   # type: ignore[import-not-found]  # noqa: PLC0415
-        return make_tensor(x.data + base, frag)
+        return frag if isinstance(x, Layout) else Tensor(x.engine + base, frag)
 
     def partition_A(self, x: Any) -> Any:
         """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
@@ -435,6 +380,62 @@ class ThrMMA:
     def offset_C(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first C value."""
         return self._split(x, "C")[1]
+
+    # ------------------------------------------------------------ fragments
+    def _fragment(self, x: Any, op: str) -> Any:
+        atom = self.tiled_mma.atom
+        part = self._partition(x, op)
+        lay = _layout_of(part, f"partition_fragment_{op}")
+        frg = getattr(atom, f"FrgType{op}")
+        if op == "C":        # accumulators: compact, never shaped after the input
+            out: Layout = make_layout(lay.shape)
+        elif frg.startswith("GMMA::smem_desc"):
+            return _descriptors(x, part, lay, frg, sizeof_bits(getattr(atom, f"ValType{op}")))
+        else:
+            frag_lay = make_fragment_like(lay).layout
+            assert isinstance(frag_lay, Layout)
+            out = frag_lay
+        return out if isinstance(x, Layout) else Tensor(make_rmem_ptr(f"frg{op}", frg), out)
+
+    def partition_fragment_A(self, x: Any) -> Any:
+        """CuTe's ``partition_fragment_A``: registers for the thread's A values (``make_fragment_like`` of
+        ``partition_A(x)``, element type ``FrgTypeA``); for a GMMA operand in shared memory, the tensor
+        of its descriptors: ``partition_A`` in units of 128 bits, mode 0 replaced by ``_1:_0``.
+        A layout in gives the fragment's layout.
+
+        >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+        >>> print(mma.get_slice(5).partition_fragment_A(make_layout((128, 32), (32, 1))))
+        ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8)
+        >>> gmma = make_tiled_mma("SM90_64x64x16_F16F16F16_SS<Major::K,Major::K>")
+        >>> print(gmma.get_slice(5).partition_fragment_A(make_layout((64, 64), (64, 1))))
+        (_1,_1,_4):(_0,_0,_2)
+        """
+        return self._fragment(x, "A")
+
+    def partition_fragment_B(self, x: Any) -> Any:
+        """As :meth:`partition_fragment_A`, for B."""
+        return self._fragment(x, "B")
+
+    def partition_fragment_C(self, x: Any) -> Any:
+        """CuTe's ``partition_fragment_C``: compact column-major registers of the shape of
+        ``partition_C(x)``, element type ``FrgTypeC``."""
+        return self._fragment(x, "C")
+
+
+def _descriptors(x: Any, part: Any, lay: Layout, frg: str, bits: int) -> Any:
+    """GMMA's view of a shared-memory operand: ``replace<0>(recast<uint128_t>(part).layout(), _1:_0)``."""
+    u = upcast(lay, 128 // bits)
+    out = make_layout(make_layout(1, 0), *[u[k] for k in range(1, u.rank())])
+    if isinstance(x, Layout):
+        return out
+    eng = part.engine
+    if not (isinstance(eng, Pointer) and eng.space == "smem"):
+        raise LayoutError("GMMA Descriptors can only be constructed on smem.")
+    off = eng.offset * bits
+    if type(off) is int and off % 128:
+        raise LayoutError(f"a GMMA descriptor starts on 128 bits: offset {eng.offset} of {bits}-bit values is not")
+    start = off // 128 if type(off) is int else off / 128
+    return Tensor(make_smem_ptr(eng.name, frg, start), out)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
@@ -501,8 +502,5 @@ def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> IntTuple:
 
 
 def _like(x: Any, layout: Layout) -> Any:
-    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s data."""
-    if isinstance(x, Layout):
-        return layout
-    from .tensor import make_tensor   # noqa: PLC0415
-    return make_tensor(x.data, layout)
+    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s engine."""
+    return layout if isinstance(x, Layout) else Tensor(x.engine, layout)
