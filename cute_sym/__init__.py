@@ -195,3 +195,21 @@ __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
     "partition_shape_A", "partition_shape_B", "partition_shape_C", "tile_shape",
 ]
+
+# copy atoms (CuTe's Copy_Traits as data) and tiled copies
+from .tensor.atoms.copy_traits import Copy_Traits
+from .tensor.atoms.copy_atom import Copy_Atom
+from .tensor.copy import ThrCopy, TiledCopy
+from .tensor import copy as _copy
+make_tiled_copy = _checked(_copy.make_tiled_copy)
+make_tiled_copy_impl = _checked(_copy.make_tiled_copy_impl)
+make_tiled_copy_A = _checked(_copy.make_tiled_copy_A)
+make_tiled_copy_B = _checked(_copy.make_tiled_copy_B)
+make_tiled_copy_C = _checked(_copy.make_tiled_copy_C)
+make_tiled_copy_S = _checked(_copy.make_tiled_copy_S)
+make_tiled_copy_D = _checked(_copy.make_tiled_copy_D)
+
+__all__ += [
+    "Copy_Traits", "Copy_Atom", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_impl",
+    "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
+]
