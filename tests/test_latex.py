@@ -65,9 +65,8 @@ def same_as_cute(got: str, case: dict[str, Any]) -> bool:
 
 
 def tiled_copy(a: dict[str, Any]) -> Any:
-    from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-    from cute_sym.tensor.copy import make_tiled_copy
-    return make_tiled_copy(Copy_Atom(a["copy_op"], a["type"]), cs.parse(a["thr_layout"]), cs.parse(a["val_layout"]))
+    return cs.make_tiled_copy(cs.Copy_Atom(a["copy_op"], a["type"]), cs.parse(a["thr_layout"]),
+                              cs.parse(a["val_layout"]))
 
 
 def body(text: str) -> list[str]:

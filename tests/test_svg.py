@@ -217,6 +217,7 @@ def test_print_svg_mma_is_cutes_text(case: dict[str, Any]) -> None:
         cs.print_svg(mma)
     assert buf.getvalue() == cs.svg(mma)
     assert same_as_cute(buf.getvalue(), case)
+    assert cs.svg(mma.atom) == cs.svg(cs.make_tiled_mma(mma.atom))          # an atom draws as its TiledMMA
 
 
 def test_print_svg_needs_an_mma_for_cutes_format() -> None:
