@@ -43,6 +43,11 @@ def picture(x: Any, bind: Bind = None, max_rows: Optional[int] = None,
     """The picture model of any drawable object (layout, composed layout, tensor, TiledMMA, TiledCopy).
 
     @raise LayoutError for anything else (naming its type).
+
+    >>> from cute_sym.notation import parse
+    >>> p = picture(parse("(_2,_3):(_3,_1)"))
+    >>> p.kind, p.tile, [c[2] for c in p.panels[0].cells]
+    ('layout', (2, 3), [0, 1, 2, 3, 4, 5])
     """
     if isinstance(x, (Layout, ComposedLayout)):
         return layout_picture(x, bind, max_rows, max_cols, what="picture")
@@ -58,6 +63,10 @@ def latex(x: Any, bind: Bind = None) -> str:
     @post for a layout: one node per cell, row by row, filled with CuTe's
           ``TikzColor_BWx8`` of the offset; for MMA/copy: CuTe's
           ``print_latex_mma``/``print_latex_copy`` panels, colored by thread.
+
+    >>> from cute_sym.notation import parse
+    >>> print(latex(parse("(_2,_2):(_2,_1)")).splitlines()[7])
+    \\node[fill=black!00] at (0,0) {0};
     """
     if isinstance(x, (Layout, ComposedLayout)):
         return layout_latex(x, bind=bind)
@@ -71,6 +80,10 @@ def latex_tv(layout_tv: Any, tile_mn: Any) -> str:
     """The text CuTe's ``print_latex_tv(layout_tv, tile_mn)`` prints.
 
     ``layout_tv`` maps ``(thread, value)`` to an index of the ``(M, N)`` tile (``m + n*M``).
+
+    >>> from cute_sym.notation import parse
+    >>> latex_tv(parse("(_2,_2):(_2,_1)"), (2, 2)).count("shortstack")
+    4
     """
     return tv_latex(layout_tv, tile_mn)
 
@@ -86,6 +99,11 @@ def svg(x: Any, bind: Bind = None, max_rows: Optional[int] = None, max_cols: Opt
     thread and value) in each cell, the notation as the title. A symbolic
     layout is drawn at ``bind``, its formula in the title. ``max_rows`` and
     ``max_cols`` clip the grid (a note says what was left out).
+
+    >>> from cute_sym.notation import parse
+    >>> s = svg(parse("(_8,_8):(_8,_1)"), max_rows=2)
+    >>> s.startswith("<svg") and "rows 2..7 left out" in s
+    True
     """
     if _objects.is_mma(x) and cute is not False and max_rows is None and max_cols is None:
         return cute_mma_svg(picture(x, bind))
@@ -95,31 +113,67 @@ def svg(x: Any, bind: Bind = None, max_rows: Optional[int] = None, max_cols: Opt
 
 
 def svg_tv(layout_tv: Any, tile_mn: Any, max_rows: Optional[int] = None, max_cols: Optional[int] = None) -> str:
-    """The compact SVG of a TV layout over an ``(M, N)`` tile (what :func:`latex_tv` draws)."""
+    """The compact SVG of a TV layout over an ``(M, N)`` tile (what :func:`latex_tv` draws).
+
+    >>> from cute_sym.notation import parse
+    >>> svg_tv(parse("(_2,_2):(_2,_1)"), (2, 2)).count(">T1<")
+    2
+    """
     return picture_svg(tv_picture(layout_tv, tile_mn, max_rows, max_cols))
 
 
 def html(x: Any, bind: Bind = None, max_rows: Optional[int] = None, max_cols: Optional[int] = None) -> str:
     """One self-contained HTML page with the compact SVG of ``x``; hovering a
-    cell shows its coordinate, offset, thread and value."""
+    cell shows its coordinate, offset, thread and value.
+
+    >>> from cute_sym.notation import parse
+    >>> page = html(parse("(_2,_2):(_1,_2)"))
+    >>> page.startswith("<!DOCTYPE html>") and "<svg" in page and "<script>" in page
+    True
+    """
     return picture_html(picture(x, bind, max_rows, max_cols))
 
 
 def html_tv(layout_tv: Any, tile_mn: Any) -> str:
-    """The HTML page of a TV layout over an ``(M, N)`` tile."""
+    """The HTML page of a TV layout over an ``(M, N)`` tile.
+
+    >>> from cute_sym.notation import parse
+    >>> '"a":[0,1,0,1],"b":[0,0,1,1]' in html_tv(parse("(_2,_2):(_2,_1)"), (2, 2))   # threads, values by cell
+    True
+    """
     return picture_html(tv_picture(layout_tv, tile_mn))
 
 
 def print_latex(x: Any, bind: Bind = None, file: Optional[TextIO] = None) -> None:
-    """Print :func:`latex` ``(x)``, as CuTe's ``print_latex`` does."""
+    """Print :func:`latex` ``(x)``, as CuTe's ``print_latex`` does.
+
+    >>> from cute_sym.notation import parse
+    >>> print_latex(parse("_1:_0"))      # doctest: +ELLIPSIS
+    % Layout: (_1,_1):(_0,_0)
+    ...
+    \\end{document}
+    """
     (file or sys.stdout).write(latex(x, bind))
 
 
 def print_latex_tv(layout_tv: Any, tile_mn: Any, file: Optional[TextIO] = None) -> None:
-    """Print :func:`latex_tv`, as CuTe's ``print_latex_tv`` does."""
+    """Print :func:`latex_tv`, as CuTe's ``print_latex_tv`` does.
+
+    >>> from cute_sym.notation import parse
+    >>> print_latex_tv(parse("(_1,_1):(_0,_0)"), (1, 1))      # doctest: +ELLIPSIS
+    % Layout TV: (_1,_1):(_0,_0)
+    ...
+    """
     (file or sys.stdout).write(latex_tv(layout_tv, tile_mn))
 
 
 def print_svg(x: Any, bind: Bind = None, file: Optional[TextIO] = None) -> None:
-    """Print :func:`svg` ``(x)``, as CuTe's ``print_svg`` does for an MMA."""
+    """Print :func:`svg` ``(x)``, as CuTe's ``print_svg`` does for an MMA.
+
+    >>> from cute_sym.tensor.mma import make_tiled_mma
+    >>> print_svg(make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN"))      # doctest: +ELLIPSIS
+    <!--  Tile: (_16,_8,_8)  -->
+    ...
+    </svg>
+    """
     (file or sys.stdout).write(svg(x, bind))

@@ -83,6 +83,12 @@ def mma_latex(pic: Picture, color: ColorTV = tikz_tv) -> str:
     """CuTe's ``detail::print_latex_mma``: C at the origin, A to its left, B above.
 
     @pre ``pic.kind == "mma"``, panels C (m, n), A (m, k), B (k, n) and ``pic.tile == (M, N, K)``.
+
+    >>> from cute_sym.tensor.mma import make_tiled_mma
+    >>> from cute_sym.views.objects import picture_of
+    >>> text = mma_latex(picture_of(make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN"), None, None, None))
+    >>> text.count("grid"), text.count("shortstack")       # C, A, B; 16x8 + 16x8 + 8x8 cells
+    (3, 320)
     """
     C, A, B = pic.panels
     M, N, K = pic.tile
@@ -105,6 +111,15 @@ def copy_latex(pic: Picture, color: ColorTV = tikz_tv) -> str:
     """CuTe's ``detail::print_latex_copy``: S at the origin, D to its right (``N + 3`` columns on).
 
     @pre ``pic.kind == "copy"``, panels S and D over the ``(M, N)`` tile ``pic.tile``.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.views.objects import copy_picture
+    >>> text = copy_latex(copy_picture(parse("(_2,_1):(_1,_0)"), parse("(_2,_1):(_1,_0)"), (2, 1)))
+    >>> print(*text.splitlines()[-7:-3], sep="\\n")          # D's grid at column N + 3, its labels right of it
+    \\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,4) grid (2,5);
+    <BLANKLINE>
+    \\node at (0,5) {\\Large{\\texttt{0}}};
+    \\node at (1,5) {\\Large{\\texttt{1}}};
     """
     S, D = pic.panels
     M, N = pic.tile
@@ -122,7 +137,13 @@ def copy_latex(pic: Picture, color: ColorTV = tikz_tv) -> str:
 
 
 def picture_latex(pic: Picture, color: Optional[Callable[..., str]] = None) -> str:
-    """The TikZ text of any picture, in CuTe's format for its kind."""
+    """The TikZ text of any picture, in CuTe's format for its kind.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.views.model import layout_picture
+    >>> picture_latex(layout_picture(parse("_2:_1"))) == layout_latex(parse("_2:_1"))
+    True
+    """
     if pic.kind == "layout":
         return _layout_text(pic, color or tikz_bw)
     if pic.kind == "tv":
@@ -142,6 +163,10 @@ def layout_latex(layout: Any, color: ColorIdx = tikz_bw, bind: Bind = None) -> s
     @pre ``rank(layout) <= 2``; every extent, stride and offset has a value.
     @post one ``\\node[fill=color(idx)] at (m,n) {idx}`` per cell, row by row,
           with ``idx == layout(m, n)``; then the grid and the row/column labels.
+
+    >>> from cute_sym.notation import parse
+    >>> layout_latex(parse("(M,_2):(_1,M)"), bind={"M": 2}).splitlines()[0]
+    '% Layout: (2,_2):(_1,2)'
     """
     return _layout_text(layout_picture(layout, bind), color)
 

@@ -20,7 +20,7 @@ creates no sympy object); the writers only format.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 import sympy
 
@@ -31,7 +31,7 @@ from ..swizzle import ComposedLayout, Swizzle
 
 __all__ = [
     "Cell", "Panel", "Picture", "TVSource", "layout_picture", "tv_source", "tv_panel", "tv_picture",
-    "static_int", "static_tuple", "bound", "mode_table", "drawable",
+    "static_int", "static_tuple", "bound", "mode_table", "drawable", "clip_note", "tile_extents",
 ]
 
 Cell = tuple[int, int, int, int]
@@ -115,14 +115,23 @@ def static_int(x: Any, what: str) -> int:
 
 
 def static_tuple(t: Any, what: str) -> IntTuple:
-    """An int tuple with every leaf a Python int (see :func:`static_int`)."""
+    """An int tuple with every leaf a Python int (see :func:`static_int`).
+
+    >>> static_tuple((sympy.Integer(2), (3, 4)), "extent")
+    (2, (3, 4))
+    """
     if isinstance(t, tuple):
         return tuple(static_tuple(e, what) for e in t)
     return static_int(t, what)
 
 
 def bound(obj: Any, bind: Bind) -> Any:
-    """``obj`` with the symbols of ``bind`` replaced (nothing happens without ``bind``)."""
+    """``obj`` with the symbols of ``bind`` replaced (nothing happens without ``bind``).
+
+    >>> from cute_sym.notation import parse
+    >>> print(bound(parse("(M,_2):(_1,M)"), {"M": 4}))
+    (4,_2):(_1,4)
+    """
     if not bind:
         return obj
     from ..notation.notation import subs
@@ -197,7 +206,12 @@ def drawable(x: Any, what: str = "print_latex") -> Drawable:
     return ComposedLayout(x.layout_a, x.offset, drawable(x.layout_b, what))
 
 
-def _clip_note(rows: int, cols: int, r: int, c: int, what: str = "cells") -> str:
+def clip_note(rows: int, cols: int, r: int, c: int, what: str = "cells") -> str:
+    """What a ``rows x cols`` grid drawn as its first ``r x c`` cells leaves out ('' when nothing).
+
+    >>> clip_note(100, 8, 64, 8)
+    'showing the first 64 of 100 rows: rows 64..99 left out'
+    """
     if r == rows and c == cols:
         return ""
     return (f"showing the first {r}x{c} {what} of {rows}x{cols}: "
@@ -263,7 +277,7 @@ def layout_picture(layout: Any, bind: Bind = None, max_rows: Optional[int] = Non
             "drawn at " + ", ".join(f"{k}={v}" for k, v in sorted((bind or {}).items())) + f": {shown}",)
     panel = Panel("", r, c, "offset", cells, str(shown),
                   static_tuple(shown.shape[0], "extent"), static_tuple(shown.shape[1], "extent"))  # type: ignore[index]
-    return Picture("layout", (panel,), title, (rows, cols), f"({rows},{cols})", _clip_note(rows, cols, r, c))
+    return Picture("layout", (panel,), title, (rows, cols), f"({rows},{cols})", clip_note(rows, cols, r, c))
 
 
 # ---------------------------------------------------------------- thread/value layouts
@@ -295,7 +309,12 @@ class TVSource:
         return (idx // self.M, idx % self.M) if self.swap else (idx % self.M, idx // self.M)
 
 
-def _tile_extents(tile: Any) -> tuple[int, ...]:
+def tile_extents(tile: Any) -> tuple[int, ...]:
+    """The static extent of each mode of a tile (a shape, a tiler of layouts or a layout).
+
+    >>> tile_extents(((2, 4), 8))
+    (8, 8)
+    """
     if isinstance(tile, (Layout, ComposedLayout)):
         tile = tile.shape
     if not isinstance(tile, tuple):
@@ -319,7 +338,7 @@ def tv_source(layout_tv: Any, tile_mn: Any, swap: bool = False, header: Optional
     >>> [s.coord(t, v) for t in range(2) for v in range(2)]
     [(0, 0), (1, 0), (0, 1), (1, 1)]
     """
-    ext = _tile_extents(tile_mn)
+    ext = tile_extents(tile_mn)
     if len(ext) != 2:
         raise RankError(f"a TV picture needs a rank-2 tile (M,N), got {tile_mn}")
     M, N = ext
@@ -340,6 +359,10 @@ def tv_panel(src: TVSource, name: str, rows: int, cols: int, row_name: str = "m"
     """The cells of a TV map over a ``rows x cols`` grid: the first ``(t, v)`` reaching a cell owns it.
 
     @post cells in ``(t, v)`` order; each cell of the (clipped) grid at most once.
+
+    >>> from cute_sym.notation import parse
+    >>> tv_panel(tv_source(parse("(_2,_2):(_1,_0)"), (2, 1)), "", 2, 1).cells     # (T0,V1) comes second
+    ((0, 0, 0, 0), (1, 0, 1, 0))
     """
     r = rows if max_rows is None else min(rows, max_rows)
     c = cols if max_cols is None else min(cols, max_cols)
@@ -368,15 +391,13 @@ def tv_picture(layout_tv: Any, tile_mn: Any, max_rows: Optional[int] = None,
 
     @post one panel of ``M x N`` cells; cell ``(m, n, t, v)`` for the first
           ``(t, v)`` (thread-major) with ``layout_tv(t, v) == m + n * M``.
+
+    >>> from cute_sym.notation import parse
+    >>> tv_picture(parse("(_4,_2):(_1,_4)"), (4, 2), max_rows=2).note
+    'showing the first 2 of 4 rows: rows 2..3 left out'
     """
-    M, N = _tile_extents(tile_mn)
+    M, N = tile_extents(tile_mn)
     src = tv_source(layout_tv, (M, N))
     p = tv_panel(src, "", M, N, max_rows=max_rows, max_cols=max_cols)
     return Picture("tv", (p,), (f"TV layout {src.header}", f"tile ({M},{N})"), (M, N), f"({M},{N})",
-                   _clip_note(M, N, p.rows, p.cols))
-
-
-def tv_panels(sources: Sequence[tuple[TVSource, str, int, int, str, str]],
-              max_rows: Optional[int] = None, max_cols: Optional[int] = None) -> tuple[Panel, ...]:
-    """Several TV panels (an MMA's C, A, B or a copy's S, D), clipped alike."""
-    return tuple(tv_panel(s, name, rows, cols, rn, cn, max_rows, max_cols) for s, name, rows, cols, rn, cn in sources)
+                   clip_note(M, N, p.rows, p.cols))

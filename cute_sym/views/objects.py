@@ -23,7 +23,7 @@ from ..tensor import ArrayEngine, CountingEngine, Tensor, composition as tensor_
 from ..tensor.copy import TiledCopy
 from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
 from .model import (
-    Bind, Picture, _clip_note, _tile_extents, bound, drawable, layout_picture, static_int, tv_panel, tv_source,
+    Bind, Picture, clip_note, tile_extents, bound, drawable, layout_picture, static_int, tv_panel, tv_source,
 )
 
 __all__ = ["mma_picture", "copy_picture", "picture_of", "is_mma"]
@@ -40,8 +40,13 @@ def mma_picture(C: Any, A: Any, B: Any, tile_mnk: Any, tile_text: Optional[str] 
 
     @post panel C has ``M x N`` cells, A ``M x K``, B ``K x N``; each cell is
           owned by the first ``(t, v)`` (thread-major) that reaches it.
+
+    >>> from cute_sym.notation import parse
+    >>> p = mma_picture(parse("(_1,_2):(_0,_1)"), parse("(_1,_2):(_0,_1)"), parse("(_1,_1):(_0,_0)"), (2, 1, 1))
+    >>> [(q.name, q.rows, q.cols, len(q.cells)) for q in p.panels]
+    [('C', 2, 1, 2), ('A', 2, 1, 2), ('B', 1, 1, 1)]
     """
-    M, N, K = _tile_extents(tile_mnk)
+    M, N, K = tile_extents(tile_mnk)
     sc = tv_source(C, (M, N), header=headers[0] if headers else None)
     sa = tv_source(A, (M, K), header=headers[1] if headers else None)
     sb = tv_source(B, (N, K), swap=True, header=headers[2] if headers else None)
@@ -49,9 +54,9 @@ def mma_picture(C: Any, A: Any, B: Any, tile_mnk: Any, tile_text: Optional[str] 
               tv_panel(sa, "A", M, K, "m", "k", max_rows, max_cols),
               tv_panel(sb, "B", K, N, "k", "n", max_rows, max_cols))
     text = tile_text if tile_text is not None else f"({M},{N},{K})"
-    notes = [n for n in (_clip_note(M, N, panels[0].rows, panels[0].cols, "C cells"),
-                         _clip_note(M, K, panels[1].rows, panels[1].cols, "A cells"),
-                         _clip_note(K, N, panels[2].rows, panels[2].cols, "B cells")) if n]
+    notes = [n for n in (clip_note(M, N, panels[0].rows, panels[0].cols, "C cells"),
+                         clip_note(M, K, panels[1].rows, panels[1].cols, "A cells"),
+                         clip_note(K, N, panels[2].rows, panels[2].cols, "B cells")) if n]
     return Picture("mma", panels, title or (f"MMA tile {text}",), (M, N, K), text, "; ".join(notes))
 
 
@@ -61,18 +66,27 @@ def copy_picture(S: Any, D: Any, tile_mn: Any, title: tuple[str, ...] = (),
     """The panels of CuTe's copy picture: source S and destination D over the ``(M, N)`` tile.
 
     @post two panels of ``M x N`` cells, each cell owned by the first ``(t, v)`` reaching it.
+
+    >>> from cute_sym.notation import parse
+    >>> copy_picture(parse("(_2,_2):(_1,_2)"), parse("(_2,_2):(_2,_1)"), (2, 2)).panels[1].cells[:2]
+    ((0, 0, 0, 0), (1, 0, 0, 1))
     """
-    M, N = _tile_extents(tile_mn)
+    M, N = tile_extents(tile_mn)
     s = tv_source(S, (M, N), header=headers[0] if headers else None)
     d = tv_source(D, (M, N), header=headers[1] if headers else None)
     panels = (tv_panel(s, "S", M, N, max_rows=max_rows, max_cols=max_cols),
               tv_panel(d, "D", M, N, max_rows=max_rows, max_cols=max_cols))
     return Picture("copy", panels, title or (f"copy tile ({M},{N})",), (M, N), f"({M},{N})",
-                   _clip_note(M, N, panels[0].rows, panels[0].cols))
+                   clip_note(M, N, panels[0].rows, panels[0].cols))
 
 
 def is_mma(x: Any) -> bool:
-    """Whether ``x`` is drawn as an MMA (a TiledMMA or an MMA atom)."""
+    """Whether ``x`` is drawn as an MMA (a TiledMMA or an MMA atom).
+
+    >>> from cute_sym.tensor.mma import make_tiled_mma
+    >>> is_mma(make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN")), is_mma(3)
+    (True, False)
+    """
     return isinstance(x, (TiledMMA, MMA_Atom))
 
 
@@ -81,13 +95,17 @@ def coord_header(tile: tuple[int, ...], tv: Layout) -> str:
 
     The TV layout's offsets become coordinates of the tile: strides are scaled
     basis elements ``_k@i`` (the tensor layer's composition with an identity layout).
+
+    >>> from cute_sym.notation import parse
+    >>> coord_header((4, 2), parse("(_2,_4):(_4,_1)"))
+    'ArithTuple(_0,_0) o (_2,_4):(_1@1,_1@0)'
     """
     return str(tensor_composition(make_identity_tensor(tile), tv))
 
 
 def _mma(mma: TiledMMA, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
     tile = mma.tile_shape()
-    M, N, K = _tile_extents(tile)
+    M, N, K = tile_extents(tile)
     C, A, B = mma.get_layoutC_TV(), mma.get_layoutA_TV(), mma.get_layoutB_TV()
     h = (coord_header((M, N), C), coord_header((M, K), A), coord_header((N, K), B))
     title = (f"TiledMMA {mma.atom.name} over atoms {mma.atom_layout_mnk}",
@@ -96,7 +114,7 @@ def _mma(mma: TiledMMA, max_rows: Optional[int], max_cols: Optional[int]) -> Pic
 
 
 def _copy(tc: TiledCopy, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
-    M, N = _tile_extents(tc.Tiler_MN)
+    M, N = tile_extents(tc.Tiler_MN)
     S, D = tc.get_layoutS_TV(), tc.get_layoutD_TV()
     h = _copy_headers(tc, (M, N))
     title = (f"TiledCopy {tc.Traits.name} of {tc.ValType}: TiledLayout_TV {tc.TiledLayout_TV}",
@@ -124,6 +142,14 @@ def tensor_picture(t: Tensor, bind: Bind, max_rows: Optional[int], max_cols: Opt
       cell's 1-D index ``m + n * M``.
 
     @post the title's first line is ``str(t)``; symbols take their values from ``bind``.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.tensor import make_identity_tensor, make_gmem_ptr, make_tensor
+    >>> tensor_picture(make_identity_tensor((2, 2)), None, None, None).panels[0].texts
+    ('(0,0)', '(0,1)', '(1,0)', '(1,1)')
+    >>> [c[2] for c in tensor_picture(make_tensor(make_gmem_ptr("A", offset=4), parse("_3:_2")),
+    ...                                         None, None, None).panels[0].cells]
+    [4, 6, 8]
     """
     shown = bound(t, bind)
     lay, eng = shown.layout, shown.engine
@@ -153,7 +179,12 @@ def _bound_line(t: Tensor, shown: Tensor, bind: Bind) -> tuple[str, ...]:
 
 
 def picture_of(x: Any, bind: Bind, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
-    """The picture of a tensor, an MMA atom, a TiledMMA or a TiledCopy."""
+    """The picture of a tensor, an MMA atom, a TiledMMA or a TiledCopy.
+
+    >>> from cute_sym.tensor.mma import MMA_Atom
+    >>> picture_of(MMA_Atom("SM80_16x8x8_F16F16F16F16_TN"), None, None, None).tile_text
+    '(_16,_8,_8)'
+    """
     if isinstance(x, Tensor):
         return tensor_picture(x, bind, max_rows, max_cols)
     if isinstance(x, MMA_Atom):

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from typing import Callable, Optional, Union
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from .colors import BW_PERCENT, TV_RGB, css_rgb, rgb_bw, svg_cute_tv
 from .model import Panel, Picture
@@ -40,6 +40,12 @@ def cute_mma_svg(pic: Picture, color: Callable[[int, int], str] = svg_cute_tv) -
     @pre ``pic.kind == "mma"`` with panels C (m, n), A (m, k), B (k, n).
     @post CuTe's text for the same panels (20-unit cells, ``T``/``V`` labels,
           ``color(tid, vid)`` an ``"r,g,b"`` string, CuTe's ``SVGColor_TV`` by default).
+
+    >>> from cute_sym.tensor.mma import make_tiled_mma
+    >>> from cute_sym.views.objects import picture_of
+    >>> s = cute_mma_svg(picture_of(make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN"), None, None, None))
+    >>> s.count("<rect"), s.splitlines()[5]
+    (320, '<rect x="200" y="200" width="20" height="20" fill="rgb(175,175,255)" stroke="black"/>')
     """
     C, A, B = pic.panels
     M, N, K = pic.tile
@@ -153,7 +159,14 @@ class Geometry:
 
 
 def geometry(pic: Picture) -> Geometry:
-    """The geometry :func:`picture_svg` draws ``pic`` with."""
+    """The geometry :func:`picture_svg` draws ``pic`` with.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.views.model import layout_picture
+    >>> g = geometry(layout_picture(parse("(_2,_2):(_1,_2)")))
+    >>> g.origins, g.w, g.h
+    ([(28, 45)], 20, 20)
+    """
     return Geometry(pic)
 
 
@@ -221,6 +234,11 @@ def picture_svg(pic: Picture) -> str:
           ``(r, c)`` of a panel is covered by the fill class of its offset
           (``cs-fb{idx % 8}``) or thread (``cs-ft{tid % 8}``), and its text is the
           offset (or ``T``/``V`` lines) centered at ``(x + c*w + w/2, ...)``.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.views.model import layout_picture
+    >>> picture_svg(layout_picture(parse("_3:_1"))).count("<tspan")      # 3 offsets, 3 + 1 labels
+    7
     """
     g = Geometry(pic)
     out = [f'<svg xmlns="{SVG_NS}" class="cute-sym" width="{g.width}" height="{g.height}" '
@@ -238,8 +256,3 @@ def picture_svg(pic: Picture) -> str:
         out.append(f'<text class="cs-note" x="8" y="{g.note_y}">{escape(pic.note)}</text>\n')
     out.append("</svg>\n")
     return "".join(out)
-
-
-def attr(s: str) -> str:
-    """An XML attribute value, quoted."""
-    return quoteattr(s)
