@@ -72,7 +72,7 @@ def test_corpus_copy_partition(case: dict[str, Any]) -> None:
     a = case["args"]
     tc = tc_of(a["copy_op"], a["type"], a["thr_layout"], a["val_layout"])
     tile = first_tile(parse(a["tensor_layout"]), tuple(tc.Tiler_MN))
-    lay, _off = tc.get_slice(a["thr_idx"]).partition_S_layout(tile)
+    lay = tc.get_slice(a["thr_idx"]).partition_S(tile)
     assert str(lay) == case["expect"]
 
 
@@ -108,10 +108,11 @@ def test_cute_oracle(k: int, case: dict[str, Any]) -> None:
         if key.startswith("partition_") and key.endswith("/" + tids[k % len(tids)]):
             which, t, tid = key[len("partition_"):].split("/")
             thr = tc.get_slice(int(tid))
-            lay, off = (thr.partition_S_layout if which == "S" else thr.partition_D_layout)(tensors[t])
+            lay = (thr.partition_S if which == "S" else thr.partition_D)(tensors[t])
+            off = (thr.offset_S if which == "S" else thr.offset_D)(tensors[t])
             assert str(subs(lay, values)) == want, key
             assert int(subs(off, values)) == int(e[f"offset_{which}/{t}/{tid}"]), key
-    frag = cs.make_layout(tc.get_slice(0).partition_D_layout(tensors["Ts"])[0].shape)
+    frag = cs.make_layout(tc.get_slice(0).partition_D(tensors["Ts"]).shape)
     assert str(tc.retile(frag)) == e["retile_D"]
 
 
@@ -168,7 +169,7 @@ def test_partitions_are_the_threads_share(op: str, ty: str, thr: str, val: str) 
     seen: list[int] = []
     frg = tc.tidfrg_D(T)
     for tid in range(tc.TiledNumThr):
-        lay, off = tc.get_slice(tid).partition_D_layout(T)
+        lay, off = tc.get_slice(tid).partition_D(T), tc.get_slice(tid).offset_D(T)
         elems = [off + lay(i) for i in range(size(lay))]
         want = [frg(tid, v, r) for v in range(size(frg[1])) for r in range(size(frg[2]))]
         assert sorted(elems) == sorted(want)
@@ -186,9 +187,9 @@ def test_symbolic_thread_index_is_one_formula(op: str, ty: str, thr: str, val: s
     T = cs.make_layout((2 * m, 3 * n), cs.LayoutRight)
     tid = Dyn("tid", max=tc.TiledNumThr - 1)
     for which in ("S", "D"):
-        lay, off = getattr(tc.get_slice(tid), f"partition_{which}_layout")(T)
+        lay, off = getattr(tc.get_slice(tid), f"partition_{which}")(T), getattr(tc.get_slice(tid), f"offset_{which}")(T)
         for t in range(tc.TiledNumThr):
-            clay, coff = getattr(tc.get_slice(t), f"partition_{which}_layout")(T)
+            clay, coff = getattr(tc.get_slice(t), f"partition_{which}")(T), getattr(tc.get_slice(t), f"offset_{which}")(T)
             assert subs(lay, {"tid": t}) == clay
             assert int(subs(off, {"tid": t})) == coff
 
@@ -197,12 +198,13 @@ def test_symbolic_extents() -> None:
     tc = tc_of("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(_8,_16):(_16,_1)", "(_1,_8)")
     M, N = Dyn("M", divisible_by=8), Dyn("N", divisible_by=128)
     tid = Dyn("tid", max=127)
-    lay, off = tc.get_slice(tid).partition_S_layout(cs.make_layout((M, N), (N, 1)))
+    lay = tc.get_slice(tid).partition_S(cs.make_layout((M, N), (N, 1)))
+    off = tc.get_slice(tid).offset_S(cs.make_layout((M, N), (N, 1)))
     assert str(lay) == "((_8,_1),M/8,N/128):((_1,_0),8*N,_128)"
     for mv, nv in ((8, 128), (16, 256), (24, 384)):
         T = cs.make_layout((sympy.Integer(mv), sympy.Integer(nv)), (sympy.Integer(nv), 1))
         for t in (0, 5, 17, 127):
-            clay, coff = tc.get_slice(t).partition_S_layout(T)
+            clay, coff = tc.get_slice(t).partition_S(T), tc.get_slice(t).offset_S(T)
             assert subs(lay, {"M": mv, "N": nv, "tid": t}) == clay
             assert int(subs(off, {"M": mv, "N": nv, "tid": t})) == coff
 

@@ -14,14 +14,18 @@ from __future__ import annotations
 
 from typing import Any, Union
 
+import sympy
+
+from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
-from ..core.integers import IntLike
+from ..core.int_tuple import IntTuple, _, leaves, product_each, unwrap, wrap
+from ..core.integers import IMod, IntLike
 from ..swizzle import (
     ComposedLayout, coalesce, composition, logical_product, raked_product, right_inverse, upcast, zip_layouts, zipped_divide,
 )
 from ..layout import Layout, make_layout, prepend, shape as shape_of, size, slice_, slice_and_offset
 from .atoms.copy_atom import Copy_Atom
+from .tensor import Tensor
 
 LayoutLike = Union[Layout, ComposedLayout]
 
@@ -184,18 +188,18 @@ class TiledCopy(Copy_Atom):
             raise RankError(f"tile2thrfrg: expected a (tile, rest) layout of rank 2, got {layout}")
         return _unfold(composition(layout, (self.thrval2mn(ref2trg), _)))
 
-    def _tidfrg(self, layout: Any, ref2trg: Layout, what: str) -> LayoutLike:
-        if not isinstance(layout, (Layout, ComposedLayout)):
-            raise LayoutError(f"{what}: expected a Layout, got {type(layout).__name__} (use ThrCopy for tensors)")
+    def _tidfrg(self, x: Any, ref2trg: Layout, what: str) -> Any:
+        layout = _layout_of(x, what)
         tiler_rank = len(self._tiler) if type(self._tiler) is tuple else 1
         if layout.rank() < tiler_rank:
             raise RankError(f"{what}: Rank of tensor to be partitioned too small ({layout.rank()} < {tiler_rank}).")
-        return self.tile2thrfrg(zipped_divide(layout, self._tiler), ref2trg)
+        return _like(x, self.tile2thrfrg(zipped_divide(layout, self._tiler), ref2trg))
 
-    def tidfrg_S(self, layout: LayoutLike) -> LayoutLike:
-        """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's source order.
+    def tidfrg_S(self, x: Any) -> Any:
+        """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's source order:
+        of a tensor ``x`` a tensor over its engine, of a layout a layout.
 
-        @pre ``rank(layout) >= rank(Tiler_MN)``.
+        @pre ``rank(x) >= rank(Tiler_MN)``.
         @post ``result(t, v, r)`` is the element ``layout`` holds at the ``v``-th source
               value of thread ``t`` in the rest-tile ``r``.
 
@@ -204,14 +208,14 @@ class TiledCopy(Copy_Atom):
         >>> print(tc.tidfrg_S(parse("(_8,_32):(_32,_1)")))
         ((_8,_4),(_2,_1),(_2,_2)):((_2,_32),(_1,_0),(_128,_16))
         """
-        return self._tidfrg(layout, self._ref2src(), "tidfrg_S")
+        return self._tidfrg(x, self._ref2src(), "tidfrg_S")
 
-    def tidfrg_D(self, layout: LayoutLike) -> LayoutLike:
+    def tidfrg_D(self, x: Any) -> Any:
         """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's destination order.
 
         @pre ``rank(layout) >= rank(Tiler_MN)``.
         """
-        return self._tidfrg(layout, self._ref2dst(), "tidfrg_D")
+        return self._tidfrg(x, self._ref2dst(), "tidfrg_D")
 
     def _layout_TV(self, ref2trg: Layout) -> Layout:
         ref = make_layout((self._tiler_shape(), 1))
@@ -276,53 +280,138 @@ class TiledCopy(Copy_Atom):
         return hash(("TiledCopy", self.Traits, self.ValType, self.TiledLayout_TV, str(self._tiler)))
 
 
+def _thread_index(thr_idx: Any) -> IntLike:
+    """A thread index: a non-negative ``int`` or a (non-negative) integer sympy expression."""
+    if isinstance(thr_idx, bool) or not (type(thr_idx) is int or isinstance(thr_idx, sympy.Expr)):
+        idx = getattr(thr_idx, "__index__", None)
+        if idx is None:
+            raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
+        thr_idx = int(idx())
+    if type(thr_idx) is int:
+        if thr_idx < 0:
+            raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
+    elif not (thr_idx.is_integer and thr_idx.is_nonnegative):
+        raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer, got {thr_idx}")
+    return thr_idx
+
+
+def _index_formula(layout: Layout, x: Any) -> Any:
+    """``layout(x)`` at a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
+    coalesced layout (the last mode takes the rest), a term dropped where the upper bound of
+    ``x`` makes it 0 and a modulo where it cannot wrap."""
+    lay = _plain(coalesce(layout))
+    shapes, strides = leaves(lay.shape), leaves(lay.stride)
+    hi = bounds(x)[1]
+    top = hi if type(hi) is int else None
+    out: Any = sympy.S.Zero
+    prefix = 1
+    for k, (sk, dk) in enumerate(zip(shapes, strides)):
+        if not (type(dk) is int and dk == 0) and not (top is not None and top < prefix):
+            q = x if prefix == 1 else sympy.floor(x / prefix)
+            last = k == len(shapes) - 1 or (top is not None and top < prefix * sk)
+            out += (q if last else IMod(q, sk)) * dk
+        prefix *= sk
+    return out
+
+
 class ThrCopy:
-    """``ThrCopy<TiledCopy, ThrIdx>``: thread ``thr_idx``'s view of a ``TiledCopy``."""
+    """``ThrCopy<TiledCopy, ThrIdx>``: the part of a :class:`TiledCopy` thread ``thr_idx`` moves.
+
+    ``thr_idx`` is an ``int`` or a dynamic integer (``Dyn("tid", max=127)``). ``partition_S(t)`` of
+    a tensor is the tensor of the thread's source elements of ``t``, ``(CPY_V, CPY_M, CPY_N, ...)``,
+    starting at the thread's base ``offset_S(t)``; of a layout it is that view's layout.
+
+    @pre ``thr_idx >= 0``.
+    @post ``offset_S(t) + partition_S(t).layout(v, m, n) == tidfrg_S(t.layout)(thr_idx, v, (m, n))``;
+          for a dynamic ``thr_idx`` ``offset_S(t)`` is one formula, equal to the integer answer at
+          every value of ``thr_idx`` (and of the tensor's symbolic extents).
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> from cute_sym.tensor.engine import make_gmem_ptr
+    >>> from cute_sym.core.integers import Dyn
+    >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
+    >>> T = make_tensor(make_gmem_ptr("T", "float"), parse("(_8,_32):(_32,_1)"))
+    >>> print(tc.get_slice(9).partition_S(T))
+    gmem_ptr[float](T+34) o ((_2,_1),_2,_2):((_1,_0),_128,_16)
+    >>> print(tc.get_slice(Dyn("tid", max=31)).partition_S(T))
+    gmem_ptr[float](T+2*(tid%8)+32*(tid//8)) o ((_2,_1),_2,_2):((_1,_0),_128,_16)
+    """
     __slots__ = ("tiled_copy", "thr_idx")
     tiled_copy: TiledCopy
     thr_idx: IntLike
 
-    def __init__(self, tiled_copy: TiledCopy, thr_idx: IntLike) -> None:
+    def __init__(self, tiled_copy: TiledCopy, thr_idx: Any) -> None:
         object.__setattr__(self, "tiled_copy", tiled_copy)
-        object.__setattr__(self, "thr_idx", unwrap(thr_idx))
+        object.__setattr__(self, "thr_idx", _thread_index(thr_idx))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ThrCopy is immutable")
 
     def __repr__(self) -> str:
-        return f"ThrCopy({self.thr_idx}, {self.tiled_copy!r})"
+        return f"ThrCopy({self.tiled_copy!r}, thr_idx={self.thr_idx})"
 
-    def _slice(self, tv: LayoutLike, rank: int) -> tuple[LayoutLike, IntLike]:
-        # thr_tensor(thr_idx, _, repeat<rank>(_))
-        return _slice_and_offset((self.thr_idx, _, (_,) * rank if rank > 1 else _), tv)
+    def _split(self, x: Any, which: str) -> tuple[LayoutLike, IntLike]:
+        """thr_tensor(thr_idx, _, repeat<rank>(_)): (the thread's layout, the offset of its origin)."""
+        lay = _layout_of(x, f"partition_{which}")
+        tv = self.tiled_copy.tidfrg_S(lay) if which == "S" else self.tiled_copy.tidfrg_D(lay)
+        r = _rank(lay)
+        coord = (self.thr_idx, _, (_,) * r if r > 1 else _)
+        if isinstance(tv, ComposedLayout) or type(self.thr_idx) is int:
+            return _slice_and_offset(coord, tv)
+        sliced, _off = _slice_and_offset((0, _, (_,) * r if r > 1 else _), tv)
+        nthr = self.tiled_copy.TiledNumThr
+        return sliced, _index_formula(_compose(tv[0], make_layout(nthr)), self.thr_idx)
 
-    def partition_S_layout(self, layout: LayoutLike) -> tuple[LayoutLike, IntLike]:
-        """This thread's source partition of a tensor laid out by ``layout``: ``(layout, offset)``,
-        ``layout`` of shape ``(CPY_V, CPY_M, CPY_N, ...)`` and ``offset`` the index of its first
-        element (a formula in ``thr_idx`` when that is symbolic).
+    def _partition(self, x: Any, which: str) -> Any:
+        lay, off = self._split(x, which)
+        if isinstance(x, (Layout, ComposedLayout)):
+            return lay
+        return Tensor(x.engine + off, lay)
 
-        @pre ``rank(layout) >= rank(Tiler_MN)``.
-        @post ``offset + result(v, m, n) == tidfrg_S(layout)(thr_idx, v, (m, n))``.
+    def partition_S(self, x: Any) -> Any:
+        """The thread's source elements of the (M,N,...) tensor ``x``: ``(CPY_V, CPY_M, CPY_N, ...)``
+        (a layout gives the layout)."""
+        return self._partition(x, "S")
+
+    def partition_D(self, x: Any) -> Any:
+        """The thread's destination elements of the (M,N,...) tensor ``x``: ``(CPY_V, CPY_M, CPY_N, ...)``."""
+        return self._partition(x, "D")
+
+    def offset_S(self, x: Any) -> IntLike:
+        """The offset in ``x`` (a layout or a tensor) of the thread's first source element.
 
         >>> from cute_sym.notation import parse
         >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
-        >>> lay, off = tc.get_slice(9).partition_S_layout(parse("(_8,_32):(_32,_1)"))
-        >>> print(lay, off)
-        ((_2,_1),_2,_2):((_1,_0),_128,_16) 34
+        >>> tc.get_slice(9).offset_S(parse("(_8,_32):(_32,_1)"))
+        34
         """
-        return self._slice(self.tiled_copy.tidfrg_S(layout), _rank(layout))
+        return self._split(x, "S")[1]
 
-    def partition_D_layout(self, layout: LayoutLike) -> tuple[LayoutLike, IntLike]:
-        """This thread's destination partition of a tensor laid out by ``layout``: ``(layout, offset)``."""
-        return self._slice(self.tiled_copy.tidfrg_D(layout), _rank(layout))
+    def offset_D(self, x: Any) -> IntLike:
+        """The offset in ``x`` of the thread's first destination element."""
+        return self._split(x, "D")[1]
 
-    def retile_S_layout(self, layout: Layout) -> Layout:
-        """``retile_S`` on a layout: :meth:`TiledCopy.retile`."""
-        return self.tiled_copy.retile(layout)
+    def retile_S(self, x: Any) -> Any:
+        """``retile_S``: a thread's fragment ``(V, RestM, ...)`` as ``((atom_vals, rest_vals), RestM, ...)``."""
+        return _like(x, self.tiled_copy.retile(_plain(_layout_of(x, "retile_S"))))
 
-    def retile_D_layout(self, layout: Layout) -> Layout:
-        """``retile_D`` on a layout: :meth:`TiledCopy.retile`."""
-        return self.tiled_copy.retile(layout)
+    def retile_D(self, x: Any) -> Any:
+        """``retile_D``: the same map as ``retile_S`` (both assume the reference order)."""
+        return _like(x, self.tiled_copy.retile(_plain(_layout_of(x, "retile_D"))))
+
+
+def _layout_of(x: Any, what: str) -> LayoutLike:
+    if isinstance(x, (Layout, ComposedLayout)):
+        return x
+    if isinstance(x, Tensor):
+        return x.layout
+    raise LayoutError(f"{what}: expected a tensor or a layout, got {type(x).__name__}")
+
+
+def _like(x: Any, layout: LayoutLike) -> Any:
+    """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s engine."""
+    return Tensor(x.engine, layout) if isinstance(x, Tensor) else layout
 
 
 def _rank(layout: LayoutLike) -> int:

@@ -34,10 +34,9 @@ from typing import Any, Optional, Union
 
 import sympy
 
-from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
-from ..core.integers import IMod, IntLike
+from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from ..swizzle import (
     coalesce, complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
@@ -45,6 +44,7 @@ from ..swizzle import (
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
 from .engine import Pointer, make_rmem_ptr, make_smem_ptr
 from .tensor import Tensor, make_fragment_like
+from .thread_index import index_formula, thread_coord, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
            "partition_shape_C", "tile_shape"]
@@ -280,58 +280,6 @@ def _thrfrg(mma: TiledMMA, lay: Layout, op: str) -> Layout:
     return mma._thrfrg_uncached(lay, op)
 
 
-def _upper(x: Any) -> Optional[int]:
-    hi = bounds(x)[1]
-    return hi if type(hi) is int else None
-
-
-def _floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
-    """``(x // d) % s`` for a non-negative symbolic ``x`` (no ``% s`` when ``s`` is None), simplified by
-    the bound of ``x``: no division by 1, no modulo where ``x // d < s``, 0 where ``x < d``."""
-    hi = _upper(x)
-    if hi is not None and hi < d:
-        return 0
-    q = x if d == 1 else sympy.floor(x / d)
-    if s is None or (hi is not None and hi < d * s):
-        return q
-    return IMod(q, s)
-
-
-def _formula(layout: Layout, x: Any) -> Any:
-    """``layout(x)`` for a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
-    coalesced layout (the last mode takes the rest), simplified by the bound of ``x``."""
-    lay = coalesce(layout)
-    S, D = list(leaves(lay.shape)), list(leaves(lay.stride))
-    out: Any = 0            # stays a static 0 where every stride is a static 0, as in CuTe
-    prefix = 1
-    for k, (sk, dk) in enumerate(zip(S, D)):
-        if not (type(dk) is int and dk == 0):
-            out = out + _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
-        prefix *= sk
-    return out
-
-
-def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
-    """CuTe's ``vmnk.get_flat_coord(thr_idx)``: in each mode, the index of the coordinate
-    ``(thr_idx // d) % s`` of every leaf ``s:d`` (0 for an extent 1), counted column-major."""
-    out = []
-    for k in range(4):
-        mode = vmnk[k]
-        idx: Any = 0
-        prefix = 1
-        for s, d in zip(leaves(mode.shape), leaves(mode.stride)):
-            if s == 1:
-                continue
-            if type(s) is not int or type(d) is not int or d == 0:
-                raise LayoutError(f"get_slice: the thread layout {vmnk} must be static with non-zero strides "
-                                  f"where the extent is not 1")
-            c = (thr_idx // d) % s if type(thr_idx) is int else _floor_mod(thr_idx, d, s)
-            idx = idx + c * prefix
-            prefix *= s
-        out.append(idx)
-    return tuple(out)
-
-
 class ThrMMA:
     """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
 
@@ -373,7 +321,7 @@ class ThrMMA:
             raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                               f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
-                     ("thr_vmnk", _thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
+                     ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -394,7 +342,7 @@ class ThrMMA:
             return frag, thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
-        hi = _upper(self.thr_idx)
+        hi = upper_bound(self.thr_idx)
         if hi is None or hi >= size(g):           # past every thread: CuTe's coordinate, leaf by leaf
             return frag, thr0((c[0], (c[i + 1], c[j + 1])))
         # the offset as one layout of the thread index: thr0 over (V,M,N,K), the mode op does not span
@@ -403,7 +351,7 @@ class ThrMMA:
         modes[i + 1], modes[j + 1] = thr0[1][0], thr0[1][1]
         other = ({1, 2, 3} - {i + 1, j + 1}).pop()
         modes[other] = make_layout(size(mma.thr_layout_vmnk[other]), 0)
-        return frag, _formula(composition(make_layout(*modes), g), self.thr_idx)
+        return frag, index_formula(composition(make_layout(*modes), g), self.thr_idx)
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
