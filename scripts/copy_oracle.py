@@ -30,7 +30,10 @@ from cute_sym.core.errors import LayoutError  # noqa: E402
 from cute_sym.layout import size  # noqa: E402
 from cute_sym.notation import parse  # noqa: E402
 from cute_sym.tensor.atoms.copy_atom import Copy_Atom  # noqa: E402
-from cute_sym.tensor.copy import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C  # noqa: E402
+from cute_sym.tensor.copy_make import (  # noqa: E402
+    make_cotiled_copy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+    make_tiled_copy_C_atom,
+)
 from cute_sym.tensor.mma import make_tiled_mma  # noqa: E402
 
 ONE_THREAD = [f"UniversalCopy<{t}>" for t in ("uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t")] + [
@@ -98,11 +101,19 @@ MMA_COPIES = {"A": ["SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x1_LDSM_N
                     "SM75_U16x2_LDSM_T", "UniversalCopy<uint32_t>"],
               "C": ["SM90_U32x4_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x1_STSM_N", "SM90_U16x8_STSM_T",
                     "SM90_U16x4_STSM_T", "UniversalCopy<uint32_t>", "UniversalCopy<uint64_t>"]}
+MMA_COPIES["C_atom"] = MMA_COPIES["C"]
+# make_cotiled_copy: (op, type, atom (tid,vid) -> address, data layout)
+COTILED = [("UniversalCopy<uint128_t>", "half_t", "(_32,_8):(_8,_1)", "(_16,_16):(_16,_1)"),
+           ("UniversalCopy<uint128_t>", "half_t", "(_32,_8):(_8,_1)", "(_16,_16):(_1,_16)"),
+           ("UniversalCopy<uint64_t>", "float", "(_64,_2):(_2,_1)", "(_8,(_4,_4)):(_4,(_1,_32))"),
+           ("UniversalCopy<uint32_t>", "half_t", "((_4,_8),_2):((_2,_32),_1)", "(_16,_16):(_16,_1)"),
+           ("UniversalCopy<uint128_t>", "int8_t", "(_16,_16):(_16,_1)", "((_4,_4),_16):((_16,_64),_1)")]
 
 
 def mma_cases() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    makers = {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C}
+    makers = {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C,
+              "C_atom": make_tiled_copy_C_atom}
     for name, lay, perm, ab, c in MMAS:
         mma = make_tiled_mma(name, lay, perm)
         for which, ops in MMA_COPIES.items():
@@ -113,8 +124,12 @@ def mma_cases() -> list[dict[str, Any]]:
                 except LayoutError:
                     continue
                 out.append({"mma": name, "atom_layout": list(lay), "permutation": list(perm) if perm else None,
-                            "which": which, "op": op, "type": ty, "tiler": [int(x) for x in tc.Tiler_MN],
+                            "which": which, "op": op, "type": ty, "tiler": [int(size(x)) for x in tc.Tiler_MN],
                             "nthr": tc.TiledNumThr})
+    for op, ty, tv, data in COTILED:
+        tc = make_cotiled_copy(Copy_Atom(op, ty), parse(tv), parse(data))
+        out.append({"which": "cotiled", "op": op, "type": ty, "atom_tv_layout": tv, "data_layout": data,
+                    "tiler": [int(size(x)) for x in tc.Tiler_MN], "nthr": tc.TiledNumThr})
     return out
 
 
@@ -124,13 +139,17 @@ def mma_program(group: list[tuple[int, dict[str, Any]]]) -> str:
              "template <class T> void p(int id, char const* what, T const& x) {",
              "  printf(\"%d\\t%s\\t\", id, what); print(x); printf(\"\\n\"); }", "int main() {"]
     for i, c in group:
-        a, b, k = c["atom_layout"]
-        perm = ", Tile<" + ",".join(f"_{x}" for x in c["permutation"]) + ">{}" if c["permutation"] else ""
         m, n = c["tiler"]
         w = c["which"]
         lines.append("{")
-        lines.append(f"  auto mma = make_tiled_mma({c['mma']}{{}}, Layout<Shape<_{a},_{b},_{k}>>{{}}{perm});")
-        lines.append(f"  auto tc = make_tiled_copy_{w}(Copy_Atom<{c['op']}, {c['type']}>{{}}, mma);")
+        if w == "cotiled":
+            lines.append(f"  auto tc = make_cotiled_copy(Copy_Atom<{c['op']}, {c['type']}>{{}}, "
+                         f"{cpp_layout(c['atom_tv_layout'])}, {cpp_layout(c['data_layout'])});")
+        else:
+            a, b, k = c["atom_layout"]
+            perm = ", Tile<" + ",".join(f"_{x}" for x in c["permutation"]) + ">{}" if c["permutation"] else ""
+            lines.append(f"  auto mma = make_tiled_mma({c['mma']}{{}}, Layout<Shape<_{a},_{b},_{k}>>{{}}{perm});")
+            lines.append(f"  auto tc = make_tiled_copy_{w}(Copy_Atom<{c['op']}, {c['type']}>{{}}, mma);")
         lines.append(f"  p({i}, \"Tiler_MN\", typename decltype(tc)::Tiler_MN{{}});")
         lines.append(f"  p({i}, \"TiledLayout_TV\", typename decltype(tc)::TiledLayout_TV{{}});")
         lines.append(f"  p({i}, \"get_layoutS_TV\", tc.get_layoutS_TV());")
@@ -143,8 +162,10 @@ def mma_program(group: list[tuple[int, dict[str, Any]]]) -> str:
                              f"p({i}, \"partition_{x}/Ts/{tid}\", part.layout()); "
                              f"printf(\"{i}\\toffset_{x}/Ts/{tid}\\t%d\\n\", "
                              f"int(part.data().get() - Ts.data().get())); }}")
-        lines.append(f"  {{ auto frag = mma.get_slice(0).partition_fragment_{w}(Ts); p({i}, \"frag\", frag.layout());"
-                     f" p({i}, \"retile_D\", tc.get_slice(0).retile_D(frag).layout()); }}")
+        if w != "cotiled":
+            lines.append(f"  {{ auto frag = mma.get_slice(0).partition_fragment_{w[0]}(Ts); "
+                         f"p({i}, \"frag\", frag.layout()); "
+                         f"p({i}, \"retile_D\", tc.get_slice(0).retile_D(frag).layout()); }}")
         lines.append("}")
     lines.append("}")
     return "\n".join(lines) + "\n"
