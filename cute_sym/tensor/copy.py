@@ -24,7 +24,7 @@ from ..core.integers import IMod, IntLike
 from ..swizzle import (
     ComposedLayout, coalesce, composition, logical_product, right_inverse, upcast, zip_layouts, zipped_divide,
 )
-from ..layout import Layout, make_layout, prepend, shape as shape_of, size, slice_, slice_and_offset
+from ..layout import Layout, make_layout, size, slice_, slice_and_offset
 from .atoms.copy_atom import Copy_Atom
 from .tensor import Tensor
 
@@ -234,6 +234,12 @@ class TiledCopy(Copy_Atom):
         ``retile_S``/``retile_D`` of CuTe (the same map; they assume the reference order).
 
         @pre ``size<0>(layout)`` values of one thread, as ``TiledLayout_TV`` orders them.
+        @post a bijection from the fragment's coordinates when ``layout`` is one (same size).
+
+        >>> from cute_sym.tensor.copy_make import make_tiled_copy
+        >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint32_t>", "half_t"), make_layout((32, 4)), make_layout((4, 2)))
+        >>> print(tc.retile(make_layout((8, 2, 3))))
+        ((_2,_4),_2,_3):((_1,_2),_8,_16)
         """
         if not isinstance(layout, Layout):
             raise LayoutError(f"retile: expected a Layout, got {type(layout).__name__}")
@@ -243,7 +249,8 @@ class TiledCopy(Copy_Atom):
         frg_layout_mn = upcast(inv, self.TiledNumThr * v)  # (m,n) -> v_idx
         frg_layout_v = zipped_divide(logical_product(make_layout(v), right_inverse(frg_layout_mn)),
                                      make_layout(self.AtomNumVal))  # (atom_vals, rest_vals) -> (v,m,n)
-        t_layout = zipped_divide(layout, prepend(make_layout(product_each(shape_of(frg_layout_mn))), make_layout(v)).shape)
+        mn = product_each(frg_layout_mn.shape)
+        t_layout = zipped_divide(layout, (v,) + (mn if type(mn) is tuple else (mn,)))  # ((V,M,N),(1,RestM,RestN))
         v_layout = _compose(t_layout, (frg_layout_v, _))
         coord = (0,) + (_,) * (r - 1) if r > 1 else 0
         return slice_((_, coord), v_layout)
