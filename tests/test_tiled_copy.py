@@ -325,3 +325,21 @@ def test_tiled_copy_of_an_mma_is_its_operand(which: str) -> None:
     assert tc.TiledNumThr == mma.thr_size()
     with pytest.raises(cs.LayoutError):
         make(cs.Copy_Atom(op, ty), "not an mma")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("op,ty,thr,val", TILINGS[::3])
+def test_identity_tensor_partitions_are_coordinates(op: str, ty: str, thr: str, val: str) -> None:
+    # print_latex(TiledCopy) and predication partition identity tensors: the coordinates of the elements
+    tc = tc_of(op, ty, thr, val)
+    shape = tuple(tc.Tiler_MN)
+    ident, plain = cs.make_identity_tensor(shape), cs.make_layout(shape)
+    tid = Dyn("tid", max=tc.TiledNumThr - 1)
+    sym = tc.get_slice(tid).partition_D(ident)
+    for t in range(tc.TiledNumThr):
+        part = tc.get_slice(t).partition_D(ident)
+        lay, off = tc.get_slice(t).partition_D(plain), tc.get_slice(t).offset_D(plain)
+        assert subs(sym, {"tid": t}).layout == part.layout
+        for i in range(size(lay)):
+            c = tuple(part(i))
+            assert cs.crd2idx(c, shape) == off + lay(i)
+            assert tuple(int(x) for x in subs(sym, {"tid": t})(i)) == c

@@ -25,6 +25,8 @@ from ..swizzle import (
     ComposedLayout, coalesce, composition, logical_product, right_inverse, upcast, zip_layouts, zipped_divide,
 )
 from ..layout import Layout, make_layout, size, slice_, slice_and_offset
+from . import ops as _ops
+from .basis_layout import is_basis_layout
 from .atoms.copy_atom import Copy_Atom
 from .tensor import Tensor
 
@@ -176,14 +178,14 @@ class TiledCopy(Copy_Atom):
         """
         if not isinstance(layout, (Layout, ComposedLayout)) or layout.rank() != 2:
             raise RankError(f"tile2thrfrg: expected a (tile, rest) layout of rank 2, got {layout}")
-        return _unfold(composition(layout, (self.thrval2mn(ref2trg), _)))
+        return _unfold(_ops.composition(layout, (self.thrval2mn(ref2trg), _)))
 
     def _tidfrg(self, x: Any, ref2trg: Layout, what: str) -> Any:
         layout = _layout_of(x, what)
         tiler_rank = len(self._tiler) if type(self._tiler) is tuple else 1
         if layout.rank() < tiler_rank:
             raise RankError(f"{what}: Rank of tensor to be partitioned too small ({layout.rank()} < {tiler_rank}).")
-        return _like(x, self.tile2thrfrg(zipped_divide(layout, self._tiler), ref2trg))
+        return _like(x, self.tile2thrfrg(_ops.zipped_divide(layout, self._tiler), ref2trg))
 
     def tidfrg_S(self, x: Any) -> Any:
         """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's source order:
@@ -357,7 +359,7 @@ class ThrCopy:
         tv = self.tiled_copy.tidfrg_S(lay) if which == "S" else self.tiled_copy.tidfrg_D(lay)
         r = _rank(lay)
         coord = (self.thr_idx, _, (_,) * r if r > 1 else _)
-        if isinstance(tv, ComposedLayout) or type(self.thr_idx) is int:
+        if isinstance(tv, ComposedLayout) or type(self.thr_idx) is int or is_basis_layout(tv):
             return _slice_and_offset(coord, tv)
         sliced, _off = _slice_and_offset((0, _, (_,) * r if r > 1 else _), tv)
         nthr = self.tiled_copy.TiledNumThr
