@@ -343,3 +343,33 @@ def test_identity_tensor_partitions_are_coordinates(op: str, ty: str, thr: str, 
             c = tuple(part(i))
             assert cs.crd2idx(c, shape) == off + lay(i)
             assert tuple(int(x) for x in subs(sym, {"tid": t})(i)) == c
+
+
+BRIEF_OPS = ([f"UniversalCopy<uint{w}_t>" for w in (8, 16, 32, 64, 128)]
+             + [f"SM80_CP_ASYNC_{k}{z}<uint128_t>" for k in ("CACHEALWAYS", "CACHEGLOBAL") for z in ("", "_ZFILL")]
+             + [f"SM75_U32x{n}_LDSM_N" for n in (1, 2, 4)] + [f"SM75_U16x{n}_LDSM_T" for n in (2, 4, 8)]
+             + [f"SM90_U32x{n}_STSM_N" for n in (1, 2, 4)] + [f"SM90_U16x{n}_STSM_T" for n in (2, 4, 8)])
+
+
+@pytest.mark.parametrize("op", BRIEF_OPS)
+def test_every_atom_tiles_its_tile(op: str) -> None:
+    t = cs.Copy_Traits(op)
+    reg_bits = size(t.RefLayout[1])  # a thread's bits on the reference (register) side
+    for ty in ("int8_t", "half_t", "float"):
+        try:
+            atom = cs.Copy_Atom(op, ty)
+        except cs.LayoutError:
+            continue
+        bits = atom.bits
+        if bits > reg_bits:
+            continue
+        nv = reg_bits // bits
+        warp = size(t.ThrID) == 32
+        tc = cs.make_tiled_copy(atom, cs.make_layout((32, 1) if warp else (16, 4)),
+                                cs.make_layout((1, nv) if warp else (nv, 1)))
+        assert tc.AtomNumVal == nv and tc.AtomNumVal * bits == reg_bits
+        tile = cs.product(tuple(tc.Tiler_MN))
+        s, d = table(tc.get_layoutS_TV()), table(tc.get_layoutD_TV())
+        assert set(s.values()) == set(d.values()) == set(range(tile))
+        reg = d if "LDSM" in op else s  # the register side: one (thr, val) an element
+        assert len(set(reg.values())) == len(reg) == tile
