@@ -10,6 +10,8 @@ coordinates a layout takes:
 * a power-of-two stride folds into the shift and mask of its coordinate:
   ``((i >> 5) & 1) * 16`` is ``(i >> 1) & 16``, ``(i & 3) * 32`` is
   ``(i << 5) & 96``; coordinate fields with the same shift merge into one mask;
+  a field is printed mask first, ``(i & 28) >> 2`` (the same two operations,
+  which nvcc fuses with the following add into one ``LEA``/``LEA.HI``);
 * terms sharing a dynamic factor are factored (Horner): ``x*M + y*M*N`` is
   ``(x + y*N)*M``; equal subexpressions are computed once (temporaries);
 * the integer type is 32-bit when the bounds prove every value fits, 64-bit
@@ -23,7 +25,7 @@ form, the bar every emitted body meets.
 >>> print(emit(parse("(_4,_8):(_8,_1)"), "python"))
 def offset(i: int) -> int:
     \"\"\"Offset of the layout (_4,_8):(_8,_1) at the 1-D index i (0 <= i < 32).\"\"\"
-    return (i >> 2) + ((i << 3) & 24)
+    return (i >> 2) + ((i & 3) << 3)
 """
 from __future__ import annotations
 
@@ -91,6 +93,23 @@ class _Printer:
             return str(n[1])
         return self.temps[n]
 
+    def _field(self, a: Node, b: Node) -> Optional[str]:
+        """A bit field ``(x >> s) & m`` written mask first, ``(x & (m << s)) >> s`` (and ``<<`` alike).
+
+        The same two operations on the same bits; nvcc fuses a masked value's
+        shift with the add that follows (one LEA / LEA.HI), not a shift's mask.
+        """
+        if b[0] != "c" or b[1] < 0 or a[0] not in (">>", "<<") or a in self.temps or a[2][0] != "c":
+            return None
+        x, s, m = a[1], a[2][1], b[1]
+        mask = m << s if a[0] == ">>" else m >> s
+        if mask >= _I32[1] or (a[0] == "<<" and (mask << s) != m):
+            return None
+        inner = self.expr(x, False)
+        if x[0] not in ("c", "v") and x not in self.temps:
+            inner = f"({inner})"
+        return f"({inner} & {mask}) {a[0]} {s}"
+
     def expr(self, n: Node, top: bool = True) -> str:
         if n[0] in ("c", "v") or (not top and n in self.temps):
             s = self.atom(n)
@@ -98,6 +117,9 @@ class _Printer:
         if n[0] == "neg":
             return f"-({self.expr(n[1], False)})"
         op, a, b = n
+        field = self._field(a, b) if op == "&" else None
+        if field is not None:
+            return field
         sym = "//" if op == "/" and self.lang in ("python", "numpy") else op
         left = self.expr(a, False)
         right = self.expr(b, False)
@@ -203,7 +225,10 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
 
     @pre indices and coordinates are in range and non-negative.
     @post the function returns ``layout(i)`` for every ``0 <= i < size``;
-          its operator count is at most :func:`canonical_op_count`.
+          its operator count is at most ``canonical_op_count(layout, atoms=False)`` (a
+          composite dynamic extent or stride such as ``M/128`` costs the operations that
+          compute it), and at most ``canonical_op_count(layout)`` for a static layout; a
+          swizzle adds its xor's three operations.
 
     >>> from cute_sym.notation import parse
     >>> print(emit(parse("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"), "c"))
@@ -211,7 +236,7 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     /* Offset of the layout ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) at the 1-D index i (0 <= i < 128).
        32-bit: every offset and intermediate value is proved below 2^31 */
     int32_t offset(int32_t i) {
-        return ((i >> 2) & 7) + ((i >> 3) & 8) + ((i >> 1) & 16) + ((i << 5) & 96);
+        return ((i & 28) >> 2) + ((i & 64) >> 3) + ((i & 32) >> 1) + ((i & 3) << 5);
     }
     >>> M = sympy.Symbol("M", integer=True, positive=True)
     >>> print(emit(parse("(_4,M):(M,_1)", {"M": M}), "cuda", name="f"))
@@ -224,7 +249,7 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     >>> print(emit(parse("(_4,M):(M,_1)", {"M": M}), "cuda", index_type="int32").splitlines()[2:4])
     ['   32-bit as asked (index_type="int32"): the caller guarantees every value is below 2^31 */', '__device__ __forceinline__ int32_t offset(int32_t i, int32_t M) {']
     >>> print(emit(parse("Sw<2,2,3> o _0 o (_8,_32):(_32,_1)"), "c").splitlines()[-4:])
-    ['int32_t offset(int32_t i) {', '    const int32_t o = (i >> 3) + ((i << 5) & 224);', '    return o ^ ((o & 96) >> 3);', '}']
+    ['int32_t offset(int32_t i) {', '    const int32_t o = (i >> 3) + ((i & 7) << 5);', '    return o ^ ((o & 96) >> 3);', '}']
     >>> print(emit(parse("(_4,M):(_1,_4)"), "cute"))
     // (_4,M):(_1,_4)
     inline auto offset(int64_t M) {
