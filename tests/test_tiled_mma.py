@@ -15,6 +15,7 @@ from cute_sym.core.int_tuple import _, leaves
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import Layout, make_layout, size
 from cute_sym.notation import parse, to_str
+from cute_sym.tensor import make_fragment_like, make_gmem_ptr, make_rmem_ptr, make_smem_ptr, make_tensor
 from cute_sym.tensor.mma import (
     MMA_Atom, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C, tile_shape,
 )
@@ -132,7 +133,8 @@ def test_symbolic_thread_index_is_one_formula(atom: str, atom_layout: Any) -> No
         for op in "ABC":
             sym = mma.get_slice(tid)
             frag, base = getattr(sym, f"partition_{op}")(T), getattr(sym, f"offset_{op}")(T)
-            assert isinstance(base, sympy.Expr) and base.free_symbols <= {tid, M, K}
+            base = sympy.sympify(base)                      # a static 0 where no thread moves it (GMMA's B)
+            assert base.free_symbols <= {tid, M, K}
             for m, k in ((128, 64), (256, 192)):
                 values = {M: m, K: k}
                 Tc = make_layout(tuple(int(sympy.sympify(x).subs(values)) for x in leaves(T.shape)),
@@ -185,6 +187,18 @@ def test_bad_arguments() -> None:
         mma.thrfrg_A(make_layout(16))
     with pytest.raises(LayoutError, match="Tensor or a Layout"):
         mma.get_slice(0).partition_A((16, 8))
+    with pytest.raises(LayoutError, match="static AtomLayoutMNK of positive extents"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (0, 2))
+    with pytest.raises(LayoutError, match="static AtomLayoutMNK"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", make_layout((Dyn("A"), 2)))
+    with pytest.raises(LayoutError, match="not a multiple of the atoms' 16"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2), (_, parse("_4:_1"), _))
+    with pytest.raises(RankError, match="not 0, 1 or 2"):
+        mma.tile_size_mnk(3)
+    with pytest.raises(LayoutError, match="expected a TiledMMA"):
+        partition_shape_C(None, (16, 8))  # type: ignore[arg-type]
+    with pytest.raises(LayoutError, match="expected a Layout or a shape"):
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", "2x2")
 
 
 def test_values_and_printing() -> None:
@@ -209,7 +223,44 @@ def test_cute_tv_layouts(case: dict) -> None:  # type: ignore[type-arg]
 def test_cute_partitions(case: dict) -> None:  # type: ignore[type-arg]
     a = case["args"]
     thr = make_tiled_mma(a["atom"], parse(a["atom_layout"])).get_slice(a["thr_idx"])
-    assert str(getattr(thr, "partition_" + a["which"])(parse(a["tensor_layout"]))) == case["expect"]
+    T = make_tensor(make_gmem_ptr("T"), parse(a["tensor_layout"]))
+    part = getattr(thr, "partition_" + a["which"])(T)
+    assert str(part.layout) == case["expect"]
+    assert part.engine == T.engine + getattr(thr, "offset_" + a["which"])(T.layout)
+
+
+def test_tensors_in_tensors_out() -> None:
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+    gA = make_tensor(make_gmem_ptr("A", "half_t"), parse("(_128,_32):(_32,_1)"))
+    assert mma.thrfrg_A(gA) == make_tensor(gA.engine, mma.thrfrg_A(gA.layout))
+    thr = mma.get_slice(37)
+    assert thr.partition_A(gA) == make_tensor(gA.engine + thr.offset_A(gA.layout), thr.partition_A(gA.layout))
+    tid = Dyn("tid", max=127, sign="nonnegative")
+    assert str(mma.get_slice(tid).partition_A(gA)) == (
+        "gmem_ptr[half_t](A+2*(tid%4)+512*((tid//32)%2)+32*((tid//4)%8)) o ((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)")
+    with pytest.raises(LayoutError, match="not supported"):
+        thr.partition_A(make_tensor(make_smem_ptr("s"), parse("Sw<3,4,3> o _0 o (_128,_32):(_32,_1)")))
+
+
+def test_fragments() -> None:
+    mma = make_tiled_mma("SM80_16x8x16_F32BF16BF16F32_TN", (2, 2))
+    gA = make_tensor(make_gmem_ptr("A", "bfloat16_t"), parse("(_128,_32):(_32,_1)"))
+    gC = make_tensor(make_gmem_ptr("C", "float"), parse("(_128,_128):(_1,_128)"))
+    thr = mma.get_slice(9)
+    fA, fC = thr.partition_fragment_A(gA), thr.partition_fragment_C(gC)
+    assert fA.engine == make_rmem_ptr("frgA", "bfloat16_t") and fC.engine == make_rmem_ptr("frgC", "float")
+    assert fA.layout == make_fragment_like(thr.partition_A(gA).layout).layout == thr.partition_fragment_A(gA.layout)
+    assert fA.shape == thr.partition_A(gA).shape and sorted(images(fA.layout)) == list(range(size(fA.layout)))
+    assert fC.layout == make_layout(thr.partition_C(gC).shape)
+    # GMMA: the operands in shared memory are descriptors, 128 bits a step
+    g = make_tiled_mma("SM90_64x64x16_F16F16F16_SS<Major::K,Major::K>")
+    sA = make_tensor(make_smem_ptr("sA", "half_t", 64), parse("(_64,_64):(_64,_1)"))
+    d = g.get_slice(3).partition_fragment_A(sA)
+    assert str(d) == "smem_ptr[GMMA::smem_desc<Major::K>](sA+8) o (_1,_1,_4):(_0,_0,_2)"
+    with pytest.raises(LayoutError, match="only be constructed on smem"):
+        g.get_slice(3).partition_fragment_B(make_tensor(make_gmem_ptr("B", "half_t"), parse("(_64,_64):(_64,_1)")))
+    with pytest.raises(LayoutError, match="starts on 128 bits"):
+        g.get_slice(3).partition_fragment_A(make_tensor(make_smem_ptr("sA", "half_t", 4), sA.layout))
 
 
 @pytest.mark.parametrize("atom, atom_layout, hi", [

@@ -34,10 +34,9 @@ from typing import Any, Optional, Union
 
 import sympy
 
-from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, congruent, leaves, unwrap, wrap
-from ..core.integers import IMod, IntLike
+from ..core.int_tuple import IntTuple, _, congruent, fmt, leaves, unwrap, wrap
+from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from ..swizzle import (
     coalesce, complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
@@ -45,6 +44,7 @@ from ..swizzle import (
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
 from .engine import Pointer, make_rmem_ptr, make_smem_ptr
 from .tensor import Tensor, make_fragment_like
+from .thread_index import index_formula, thread_coord, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
            "partition_shape_C", "tile_shape"]
@@ -75,6 +75,11 @@ class MMA_Atom(MMA_Traits):
             if not congruent(lay.shape, lay.stride):
                 raise RankError(f"MMA_Atom {self.name}: CuTe's {what} {lay} has a stride not congruent "
                                 "with its shape; no layout operation can use it")
+
+    def __str__(self) -> str:
+        """As CuTe's ``print(mma_atom)``."""
+        return (f"MMA_Atom\n  ThrID:      {self.ThrID}\n  Shape_MNK:  {fmt(self.Shape_MNK)}\n"
+                f"  LayoutA_TV: {self.ALayout}\n  LayoutB_TV: {self.BLayout}\n  LayoutC_TV: {self.CLayout}")
 
     @property
     def LayoutA_TV(self) -> Layout:
@@ -142,16 +147,41 @@ class TiledMMA:
             raise RankError(f"TiledMMA requires rank-3 AtomLayoutMNK, got {atom_layout_mnk}")
         if len(permutation_mnk) != 3:
             raise RankError(f"TiledMMA requires rank-3 PermutationMNK, got {permutation_mnk}")
+        if not atom_layout_mnk.is_static() or any(s < 1 for s in leaves(atom_layout_mnk.shape)):
+            raise LayoutError(f"TiledMMA requires a static AtomLayoutMNK of positive extents, got {atom_layout_mnk}")
         perms = tuple(_static_perm(p, i) for i, p in enumerate(permutation_mnk))
         for k, v in (("atom", atom), ("atom_layout_mnk", atom_layout_mnk), ("permutation_mnk_", perms),
                      ("thr_layout_vmnk", tiled_product(atom.ThrID, atom_layout_mnk))):
             object.__setattr__(self, k, v)
+        for i in range(3):      # a permutation reorders whole tiles of the atoms
+            step = size(atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
+            if self._tile(i) % step:
+                raise LayoutError(f"TiledMMA: the permutation of mode {i} spans {self._tile(i)} elements, "
+                                  f"not a multiple of the atoms' {step}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TiledMMA is immutable")
 
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, {self.atom_layout_mnk})"
+
+    def __str__(self) -> str:
+        """As CuTe's ``print(tiled_mma)``.
+
+        >>> print(make_tiled_mma("SM80_8x8x4_F64F64F64F64_TN", (2, 1), (16, _, _)))
+        TiledMMA
+          ThrLayoutVMNK:  (_32,_2,_1,_1):(_1,_32,_0,_0)
+          PermutationMNK: (_16,_,_)
+        MMA_Atom
+          ThrID:      _32:_1
+          Shape_MNK:  (_8,_8,_4)
+          LayoutA_TV: ((_4,_8),_1):((_8,_1),_0)
+          LayoutB_TV: ((_4,_8),_1):((_8,_1),_0)
+          LayoutC_TV: ((_4,_8),_2):((_16,_1),_8)
+        """
+        perm = "(" + ",".join(str(p) if isinstance(p, Layout) else fmt(p) for p in self.permutation_mnk_) + ")"
+        return (f"TiledMMA\n  ThrLayoutVMNK:  {self.thr_layout_vmnk}\n  PermutationMNK: {perm}\n"
+                f"{self.atom}")
 
     def get_thr_layout_vmnk(self) -> Layout:
         """(ThrV,ThrM,ThrN,ThrK) -> thread index."""
@@ -162,6 +192,8 @@ class TiledMMA:
         return wrap(size(self.thr_layout_vmnk))
 
     def _perm(self, i: int) -> Any:
+        if i not in (0, 1, 2):
+            raise RankError(f"TiledMMA: mode {i!r} of MNK is not 0, 1 or 2")
         p = self.permutation_mnk_[i]
         if p is _:
             return size(self.atom.Shape_MNK[i]) * size(self.thr_layout_vmnk[i + 1])
@@ -280,58 +312,6 @@ def _thrfrg(mma: TiledMMA, lay: Layout, op: str) -> Layout:
     return mma._thrfrg_uncached(lay, op)
 
 
-def _upper(x: Any) -> Optional[int]:
-    hi = bounds(x)[1]
-    return hi if type(hi) is int else None
-
-
-def _floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
-    """``(x // d) % s`` for a non-negative symbolic ``x`` (no ``% s`` when ``s`` is None), simplified by
-    the bound of ``x``: no division by 1, no modulo where ``x // d < s``, 0 where ``x < d``."""
-    hi = _upper(x)
-    if hi is not None and hi < d:
-        return sympy.S.Zero
-    q = x if d == 1 else sympy.floor(x / d)
-    if s is None or (hi is not None and hi < d * s):
-        return q
-    return IMod(q, s)
-
-
-def _formula(layout: Layout, x: Any) -> Any:
-    """``layout(x)`` for a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
-    coalesced layout (the last mode takes the rest), simplified by the bound of ``x``."""
-    lay = coalesce(layout)
-    S, D = list(leaves(lay.shape)), list(leaves(lay.stride))
-    out: Any = sympy.S.Zero
-    prefix = 1
-    for k, (sk, dk) in enumerate(zip(S, D)):
-        if not (type(dk) is int and dk == 0):
-            out += _floor_mod(x, prefix, None if k == len(S) - 1 else sk) * dk
-        prefix *= sk
-    return out
-
-
-def _thread_coord(vmnk: Layout, thr_idx: Any) -> tuple[Any, ...]:
-    """CuTe's ``vmnk.get_flat_coord(thr_idx)``: in each mode, the index of the coordinate
-    ``(thr_idx // d) % s`` of every leaf ``s:d`` (0 for an extent 1), counted column-major."""
-    out = []
-    for k in range(4):
-        mode = vmnk[k]
-        idx: Any = 0
-        prefix = 1
-        for s, d in zip(leaves(mode.shape), leaves(mode.stride)):
-            if s == 1:
-                continue
-            if type(s) is not int or type(d) is not int or d == 0:
-                raise LayoutError(f"get_slice: the thread layout {vmnk} must be static with non-zero strides "
-                                  f"where the extent is not 1")
-            c = (thr_idx // d) % s if type(thr_idx) is int else _floor_mod(thr_idx, d, s)
-            idx = idx + c * prefix
-            prefix *= s
-        out.append(idx)
-    return tuple(out)
-
-
 class ThrMMA:
     """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
 
@@ -373,7 +353,7 @@ class ThrMMA:
             raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                               f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
-                     ("thr_vmnk", _thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
+                     ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -381,6 +361,13 @@ class ThrMMA:
 
     def __repr__(self) -> str:
         return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
+
+    def __str__(self) -> str:
+        """As CuTe's ``print(thr_mma)`` (a coordinate of an extent-1 mode is a static ``_0``)."""
+        vmnk = self.tiled_mma.thr_layout_vmnk
+        crd = ",".join("_0" if size(vmnk[k]) == 1 else (str(c) if type(c) is int else fmt(c))
+                       for k, c in enumerate(self.thr_vmnk))
+        return f"ThrMMA\n  Thr VMNK: ({crd})\n{self.tiled_mma}"
 
     def _split(self, x: Any, op: str) -> tuple[Layout, Any]:
         """(the thread's values: (FrgV,RestI,RestJ,...), the offset of its first one)."""
@@ -394,7 +381,7 @@ class ThrMMA:
             return frag, thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
-        hi = _upper(self.thr_idx)
+        hi = upper_bound(self.thr_idx)
         if hi is None or hi >= size(g):           # past every thread: CuTe's coordinate, leaf by leaf
             return frag, thr0((c[0], (c[i + 1], c[j + 1])))
         # the offset as one layout of the thread index: thr0 over (V,M,N,K), the mode op does not span
@@ -403,7 +390,7 @@ class ThrMMA:
         modes[i + 1], modes[j + 1] = thr0[1][0], thr0[1][1]
         other = ({1, 2, 3} - {i + 1, j + 1}).pop()
         modes[other] = make_layout(size(mma.thr_layout_vmnk[other]), 0)
-        return frag, _formula(composition(make_layout(*modes), g), self.thr_idx)
+        return frag, index_formula(composition(make_layout(*modes), g), self.thr_idx)
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
@@ -432,6 +419,62 @@ class ThrMMA:
     def offset_C(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first C value."""
         return self._split(x, "C")[1]
+
+    # ------------------------------------------------------------ fragments
+    def _fragment(self, x: Any, op: str) -> Any:
+        atom = self.tiled_mma.atom
+        part = self._partition(x, op)
+        lay = _layout_of(part, f"partition_fragment_{op}")
+        frg = getattr(atom, f"FrgType{op}")
+        if op == "C":        # accumulators: compact, never shaped after the input
+            out: Layout = make_layout(lay.shape)
+        elif frg.startswith("GMMA::smem_desc"):
+            return _descriptors(x, part, lay, frg, sizeof_bits(getattr(atom, f"ValType{op}")))
+        else:
+            frag_lay = make_fragment_like(lay).layout
+            assert isinstance(frag_lay, Layout)
+            out = frag_lay
+        return out if isinstance(x, Layout) else Tensor(make_rmem_ptr(f"frg{op}", frg), out)
+
+    def partition_fragment_A(self, x: Any) -> Any:
+        """CuTe's ``partition_fragment_A``: registers for the thread's A values (``make_fragment_like`` of
+        ``partition_A(x)``, element type ``FrgTypeA``); for a GMMA operand in shared memory, the tensor
+        of its descriptors: ``partition_A`` in units of 128 bits, mode 0 replaced by ``_1:_0``.
+        A layout in gives the fragment's layout.
+
+        >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+        >>> print(mma.get_slice(5).partition_fragment_A(make_layout((128, 32), (32, 1))))
+        ((_2,_2,_2),_4,_2):((_1,_2,_4),_16,_8)
+        >>> gmma = make_tiled_mma("SM90_64x64x16_F16F16F16_SS<Major::K,Major::K>")
+        >>> print(gmma.get_slice(5).partition_fragment_A(make_layout((64, 64), (64, 1))))
+        (_1,_1,_4):(_0,_0,_2)
+        """
+        return self._fragment(x, "A")
+
+    def partition_fragment_B(self, x: Any) -> Any:
+        """As :meth:`partition_fragment_A`, for B."""
+        return self._fragment(x, "B")
+
+    def partition_fragment_C(self, x: Any) -> Any:
+        """CuTe's ``partition_fragment_C``: compact column-major registers of the shape of
+        ``partition_C(x)``, element type ``FrgTypeC``."""
+        return self._fragment(x, "C")
+
+
+def _descriptors(x: Any, part: Any, lay: Layout, frg: str, bits: int) -> Any:
+    """GMMA's view of a shared-memory operand: ``replace<0>(recast<uint128_t>(part).layout(), _1:_0)``."""
+    u = upcast(lay, 128 // bits)
+    out = make_layout(make_layout(1, 0), *[u[k] for k in range(1, u.rank())])
+    if isinstance(x, Layout):
+        return out
+    eng = part.engine
+    if not (isinstance(eng, Pointer) and eng.space == "smem"):
+        raise LayoutError("GMMA Descriptors can only be constructed on smem.")
+    off = eng.offset * bits
+    if type(off) is int and off % 128:
+        raise LayoutError(f"a GMMA descriptor starts on 128 bits: offset {eng.offset} of {bits}-bit values is not")
+    start = off // 128 if type(off) is int else off / 128
+    return Tensor(make_smem_ptr(eng.name, frg, start), out)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
@@ -472,6 +515,8 @@ def tile_shape(mma: TiledMMA) -> IntTuple:
 
 
 def _partition_shape(mma: TiledMMA, shape: Any, op: str) -> IntTuple:
+    if not isinstance(mma, TiledMMA):
+        raise LayoutError(f"partition_shape_{op}: expected a TiledMMA, got {type(mma).__name__}")
     thr = mma._thrfrg(make_layout(unwrap(shape)), op)
     rest = thr.shape[1][1]                                                # type: ignore[index]
     coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
