@@ -17,10 +17,9 @@ from typing import Any, Union
 
 import sympy
 
-from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, leaves, product_each, unwrap, wrap
-from ..core.integers import IMod, IntLike
+from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
+from ..core.integers import IntLike
 from ..swizzle import (
     ComposedLayout, coalesce, composition, logical_product, right_inverse, upcast, zip_layouts, zipped_divide,
 )
@@ -29,6 +28,7 @@ from . import ops as _ops
 from .basis_layout import is_basis_layout
 from .atoms.copy_atom import Copy_Atom
 from .tensor import Tensor
+from .thread_index import index_formula
 
 LayoutLike = Union[Layout, ComposedLayout]
 
@@ -296,25 +296,6 @@ def _thread_index(thr_idx: Any) -> IntLike:
     return thr_idx
 
 
-def _index_formula(layout: Layout, x: Any) -> Any:
-    """``layout(x)`` at a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
-    coalesced layout (the last mode takes the rest), a term dropped where the upper bound of
-    ``x`` makes it 0 and a modulo where it cannot wrap."""
-    lay = _plain(coalesce(layout))
-    shapes, strides = leaves(lay.shape), leaves(lay.stride)
-    hi = bounds(x)[1]
-    top = hi if type(hi) is int else None
-    out: Any = sympy.S.Zero
-    prefix = 1
-    for k, (sk, dk) in enumerate(zip(shapes, strides)):
-        if not (type(dk) is int and dk == 0) and not (top is not None and top < prefix):
-            q = x if prefix == 1 else sympy.floor(x / prefix)
-            last = k == len(shapes) - 1 or (top is not None and top < prefix * sk)
-            out += (q if last else IMod(q, sk)) * dk
-        prefix *= sk
-    return out
-
-
 class ThrCopy:
     """``ThrCopy<TiledCopy, ThrIdx>``: the part of a :class:`TiledCopy` thread ``thr_idx`` moves.
 
@@ -363,7 +344,7 @@ class ThrCopy:
             return _slice_and_offset(coord, tv)
         sliced, _off = _slice_and_offset((0, _, (_,) * r if r > 1 else _), tv)
         nthr = self.tiled_copy.TiledNumThr
-        return sliced, _index_formula(_compose(tv[0], make_layout(nthr)), self.thr_idx)
+        return sliced, index_formula(_compose(tv[0], make_layout(nthr)), self.thr_idx)
 
     def _partition(self, x: Any, which: str) -> Any:
         lay, off = self._split(x, which)
