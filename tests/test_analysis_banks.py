@@ -11,9 +11,9 @@ from cute_sym.core.integers import Dyn
 from cute_sym.layout import make_layout
 from cute_sym.notation import parse
 from cute_sym.swizzle import ComposedLayout, Swizzle
-from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-from cute_sym.tensor.copy import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
-from cute_sym.tensor.mma import make_tiled_mma
+from cute_sym import Copy_Atom
+from cute_sym import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
+from cute_sym import make_tiled_mma
 
 
 def _legal(addrs: list[list[int]], bits: int, n: int) -> bool:

@@ -10,8 +10,8 @@ from cute_sym.core.errors import LayoutError, UndecidableError
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import make_layout
 from cute_sym.notation import parse
-from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-from cute_sym.tensor.copy import make_tiled_copy
+from cute_sym import Copy_Atom
+from cute_sym import make_tiled_copy
 
 CASES = [c for c in generated(300, seed=3) if not hasattr(c.layout, "layout_a")]   # global tensors: unswizzled
 

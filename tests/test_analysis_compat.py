@@ -6,9 +6,9 @@ import pytest
 from cute_sym.analysis import check_copy_mma
 from cute_sym.core.errors import LayoutError
 from cute_sym.notation import parse
-from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-from cute_sym.tensor.copy import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
-from cute_sym.tensor.mma import make_tiled_mma
+from cute_sym import Copy_Atom
+from cute_sym import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
+from cute_sym import make_tiled_mma
 
 MMAS = [("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16)),
         ("SM80_16x8x16_F16F16F16F16_TN", (1, 1, 1), None),

@@ -12,9 +12,9 @@ from cute_sym.core.errors import LayoutError
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import make_layout
 from cute_sym.notation import parse
-from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-from cute_sym.tensor.copy import make_tiled_copy_A
-from cute_sym.tensor.mma import make_tiled_mma
+from cute_sym import Copy_Atom
+from cute_sym import make_tiled_copy_A
+from cute_sym import make_tiled_mma
 from cute_sym.views.banks import bank_color, bank_svg
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -13,9 +13,9 @@ from cute_sym.analysis import BankConflicts, Cases, Coalescing, bank_conflicts, 
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import Layout, make_layout
 from cute_sym.notation import parse
-from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-from cute_sym.tensor.copy import TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
-from cute_sym.tensor.mma import make_tiled_mma
+from cute_sym import Copy_Atom
+from cute_sym import TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
+from cute_sym import make_tiled_mma
 
 
 @dataclass

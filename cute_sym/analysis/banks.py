@@ -5,9 +5,9 @@ Worked example: SM80's GEMM reads its K-major 128x32 half tile of A with ``ldmat
 bytes put rows 0, 2, 4, 6 of an 8x16-byte matrix on the same four banks:
 
 >>> from cute_sym.notation import parse
->>> from cute_sym.tensor.mma import make_tiled_mma
->>> from cute_sym.tensor.copy import make_tiled_copy_A
->>> from cute_sym.tensor.atoms.copy_atom import Copy_Atom
+>>> from cute_sym import make_tiled_mma
+>>> from cute_sym import make_tiled_copy_A
+>>> from cute_sym import Copy_Atom
 >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
 >>> ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
 >>> print(bank_conflicts(ldsm, parse("(_128,_32):(_32,_1)")))

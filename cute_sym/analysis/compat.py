@@ -3,9 +3,9 @@
 The SM80 GEMM's ldmatrix copy built for its MMA fits the A fragment; the same copy
 does not fit B, nor a copy built for an MMA of other threads:
 
->>> from cute_sym.tensor.mma import make_tiled_mma
->>> from cute_sym.tensor.copy import make_tiled_copy, make_tiled_copy_A
->>> from cute_sym.tensor.atoms.copy_atom import Copy_Atom
+>>> from cute_sym import make_tiled_mma
+>>> from cute_sym import make_tiled_copy, make_tiled_copy_A
+>>> from cute_sym import Copy_Atom
 >>> from cute_sym.notation import parse
 >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
 >>> ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)

@@ -24,7 +24,8 @@ from ..layout import Layout
 from ..core.integers import Dyn
 from ..notation import parse, subs
 from ..tensor.atoms.copy_atom import Copy_Atom
-from ..tensor.copy import TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
+from ..tensor.copy import TiledCopy
+from ..tensor.copy_make import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
 from ..tensor.mma import TiledMMA, make_tiled_mma
 from .access import LayoutLike
 from .banks import BankConflicts, bank_conflicts
