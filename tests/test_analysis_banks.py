@@ -177,3 +177,27 @@ def test_bad_input() -> None:
         bank_conflicts(parse("(_32,_2):(_2,_1)"), parse("_64:_1"), 16, vector_bits=48)
     with pytest.raises(LayoutError):
         bank_conflicts(parse("(_32,_2):(_2,_1)"), parse("_64:_1"), 16, warp=1)
+
+
+def test_static_path_makes_no_sympy_object() -> None:
+    import sympy
+    from cute_sym.analysis import coalescing, vector_width
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    tc = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    sA = parse("Sw<3,3,3> o _0 o (_128,_32):(_32,_1)")
+    tv, g = parse("((_8,_16),_8):((_512,_1),_64)"), parse("(_64,_64):(_64,_1)")
+    made: list[str] = []
+    orig = sympy.Basic.__new__
+
+    def spy(cls: object, *args: object, **kw: object) -> object:
+        made.append(getattr(cls, "__name__", "?"))
+        return orig(cls, *args, **kw)   # type: ignore[arg-type]
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setattr(sympy.Basic, "__new__", staticmethod(spy))
+        bank_conflicts(tc, sA)
+        vector_width(tv, g, 16)
+        coalescing(tv, g, 16)
+    finally:
+        mp.undo()
+    assert made == []
