@@ -7,7 +7,7 @@ prediction of ``cute_sym.analysis`` summed over the warps of the block.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 from cute_sym.analysis import BankConflicts, Cases, Coalescing, bank_conflicts, coalescing
 from cute_sym.core.integers import Dyn
@@ -133,5 +133,3 @@ def cases() -> list[Case]:
     ]
     return out
 
-
-_: Callable[..., Any] = cases

@@ -8,7 +8,6 @@ inner layout: offsets are kept inner (possibly symbolic); the case engine
 """
 from __future__ import annotations
 
-import math
 from typing import Optional, Union
 
 from ..core.errors import LayoutError
@@ -154,8 +153,4 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def gcd_pow2(n: int) -> int:
-    return n & -n if n else 1 << 30
-
-
-__all__ = ["Access", "access_of", "split_layout", "period_elems", "check_bits", "WARP", "ceil_div", "math"]
+__all__ = ["Access", "access_of", "split_layout", "period_elems", "check_bits", "WARP", "ceil_div"]

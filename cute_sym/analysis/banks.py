@@ -36,7 +36,7 @@ from ..core.integers import IntLike
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
 from .access import Access, LayoutLike, access_of, ceil_div
-from .cases import Cases, Invalid, Space, Undecided, by_cases
+from .cases import Cases, Invalid, Space, by_cases
 from .hardware import LDMATRIX_ROW_THREADS, SMEM_BANK_BYTES, SMEM_BANKS, phase_threads
 from .vector import vector_fails, widest_chunk
 
@@ -195,5 +195,3 @@ def bank_conflicts(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: O
         return _count(space, acc, chunk)
     return by_cases(acc.all_offsets(), acc.period, run, BankConflicts.key, acc.swizzle, acc.base)
 
-
-_ = Undecided  # re-exported for callers that catch it

@@ -19,8 +19,6 @@ does not fit A: the copy tiles 32x32 elements, the MMA's A tile is 32x16
 """
 from __future__ import annotations
 
-from typing import Union
-
 from ..core.errors import LayoutError
 from ..core.int_tuple import product, unwrap
 from ..layout import Layout, make_layout, size
@@ -122,5 +120,3 @@ def check_copy_mma(tiled_copy: TiledCopy, tiled_mma: TiledMMA, operand: str,
         f"the copy's {side_name} gives each of {nthr} threads the {nv_mma} elements of its {operand} fragment "
         f"(retile: {nv_mma // tiled_copy.AtomNumVal} atom call(s) of {tiled_copy.AtomNumVal} values)"))
 
-
-_ = Union
