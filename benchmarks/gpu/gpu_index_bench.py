@@ -3,10 +3,12 @@
 
 One CUDA program holds, for each layout below, three offset functions:
 
-* ``sym``:   ``cute_sym.emit(layout, "cuda")`` verbatim (dynamic symbols are
-  kernel parameters); ``sym32`` is the same text with ``int64_t`` replaced by
-  ``int32_t``, built only where emit chose 64-bit (it proves 32-bit for none
-  of the dynamic layouts here, see the README);
+* ``sym``:   ``cute_sym.emit(layout, "cuda")`` verbatim, swizzled layouts
+  included (dynamic symbols are kernel parameters); ``sym32`` is
+  ``emit(layout, "cuda", index_type="int32")``, the caller's statement that
+  every value fits in 32 bits (as CuTe's ``int`` extents are); it is built
+  only where its text differs from the default (where emit proved no 32-bit
+  bound by itself: the dynamic layouts here);
 * ``cute``:  CuTe C++ building the same layout with its own algebra
   (``zipped_divide(make_layout(make_shape(M, N)), Shape<_128,_64>{})``, ...)
   and calling ``layout(i)``; with ``int`` and, for dynamic layouts, ``int64_t``;
@@ -14,7 +16,7 @@ One CUDA program holds, for each layout below, three offset functions:
   flattened modes, in ``int``.
 
 The program checks every offset of every layout on the GPU against
-``cs.evaluate`` (two bindings of the dynamic symbols: an uneven one and the
+``cs.evaluate`` of the layout itself (two bindings of the dynamic symbols: an uneven one and the
 64 M-element one used for the gather), then times (1) index arithmetic alone
 and (2) a gather ``out[i] = in[layout(i)]`` over 64 M uint32 elements beside
 ``cudaMemcpy`` device-to-device. With ``cpu`` it checks the same functions
@@ -140,17 +142,9 @@ def bound(L: Any, b: dict[str, int]) -> Any:
 
 
 def expected_offsets(L: Any, b: dict[str, int]) -> Any:
-    """Every offset by cute_sym (cs.evaluate; a swizzle applied by cute_sym's Swizzle)."""
+    """Every offset by cute_sym: ``cs.evaluate`` of the (plain or swizzled) layout."""
     import numpy as np
-    off = cs.evaluate(inner(L), b)
-    if isinstance(L, ComposedLayout):
-        sw = L.layout_a
-        assert sw.shift >= 0
-        off = off ^ ((off & sw.yyy_msk) >> sw.shift)
-        # spot-check against ComposedLayout.__call__
-        for i in range(0, off.size, max(1, off.size // 512)):
-            assert int(off[i]) == int(bound(L, b)(i)), (L, i)
-    return np.asarray(off, dtype=np.int64)
+    return np.asarray(cs.evaluate(L, b), dtype=np.int64)
 
 
 def _int(x: Any, b: dict[str, int] | None = None) -> int:
@@ -171,26 +165,28 @@ def _body(src: str) -> str:
 
 
 def emitted(c: Case) -> dict[str, Any]:
-    """emit's cuda and c text for the case, its argument list and integer type."""
+    """emit's cuda and c text for the case (default type and ``index_type="int32"``),
+    its argument list and integer types."""
     L = c.build()
     lay = inner(L)
     info: dict[str, Any] = {}
-    if isinstance(L, ComposedLayout):
-        try:
-            cs.emit(L, "cuda")
-            info["composed_emit"] = "ok"
-        except Exception as e:     # emit has no ComposedLayout path: report it
-            info["composed_emit"] = f"{type(e).__name__}: {e}"
-    cuda = cs.emit(lay, "cuda", name=f"sym_{c.name}")
-    csrc = cs.emit(lay, "c", name=f"hsym_{c.name}")
-    if _body(cuda) != _body(csrc):
-        raise SystemExit(f"{c.name}: emit's cuda and c bodies differ")
+    cuda = cs.emit(L, "cuda", name=f"sym_{c.name}")
+    csrc = cs.emit(L, "c", name=f"hsym_{c.name}")
+    cuda32 = cs.emit(L, "cuda", name=f"sym32_{c.name}", index_type="int32")
+    csrc32 = cs.emit(L, "c", name=f"hsym32_{c.name}", index_type="int32")
+    for a, b in ((cuda, csrc), (cuda32, csrc32)):
+        if _body(a) != _body(b):
+            raise SystemExit(f"{c.name}: emit's cuda and c bodies differ")
     m = SIG.search(cuda)
     assert m, cuda
     ctype, _, args = m.groups()
+    m32 = SIG.search(cuda32)
+    assert m32 and m32.group(1) == "int32_t" and m32.group(3) == args.replace(ctype, "int32_t"), cuda32
     params = [a.split()[1] for a in args.split(",") if a.strip()]
     assert params[0] == "i", params
-    info.update(cuda=cuda, c=csrc, ctype=ctype, params=params[1:], layout=L)
+    has32 = ctype != "int32_t"      # else index_type="int32" changes nothing but the comment
+    info.update(cuda=cuda, c=csrc, ctype=ctype, params=params[1:], layout=L, has32=has32,
+                cuda32=cuda32, c32=csrc32)
     from cute_sym.codegen import count_ops, canonical_op_count
     info["ops"] = count_ops(cuda)
     info["canonical_ops"] = canonical_op_count(lay)
@@ -228,26 +224,23 @@ def gen_case(c: Case, k: int) -> tuple[str, str, dict[str, Any]]:
     sw = L.layout_a if isinstance(L, ComposedLayout) else None
     n = c.name
     ct, params = info["ctype"], info["params"]
+    has32 = info["has32"]
     out = [f"// ===== {k}: {n}: {c.what}", f"// cute_sym layout: {L}"]
     out.append(info["cuda"].replace("#include <stdint.h>\n", ""))
-    has32 = ct == "int64_t"
     if has32:
-        out.append(info["cuda"].replace("#include <stdint.h>\n", "").replace("int64_t", "int32_t")
-                   .replace(f"sym_{n}(", f"sym32_{n}(").replace("/* Offset", "/* [int32 copy of the emitted text] Offset"))
+        out.append(info["cuda32"].replace("#include <stdint.h>\n", ""))
     out.append("namespace host {")
     out.append(info["c"].replace("#include <stdint.h>\n", ""))
     if has32:
-        out.append(info["c"].replace("#include <stdint.h>\n", "").replace("int64_t", "int32_t")
-                   .replace(f"hsym_{n}(", f"hsym32_{n}("))
+        out.append(info["c32"].replace("#include <stdint.h>\n", ""))
     out.append("}  // namespace host")
 
     def sym_functor(fname: str, qual: str, call: str, t: str) -> str:
+        # emit's function as is (its swizzle included): the functor only holds the symbols' values
         mem = "".join(f" {t} {p};" for p in params)
         args = "".join(f", {p}" for p in params)
-        inner_call = f"{call}(i{args})"
-        body = f"const {t} o = {inner_call}; return {swz(sw, 'o')};" if sw else f"return {inner_call};"
         return (f"struct {fname} {{ using idx_t = {t};{mem}\n"
-                f"  {qual} {t} operator()({t} i) const {{ {body} }} }};")
+                f"  {qual} {t} operator()({t} i) const {{ return {call}(i{args}); }} }};")
     out.append(sym_functor(f"F_sym_{n}", "__device__ __forceinline__", f"sym_{n}", ct))
     out.append(sym_functor(f"H_sym_{n}", "inline", f"host::hsym_{n}", ct))
     if has32:
@@ -269,11 +262,11 @@ def gen_case(c: Case, k: int) -> tuple[str, str, dict[str, Any]]:
     # metadata per binding
     binds = bindings(c)
     meta: dict[str, Any] = dict(name=n, what=c.what, ops=info["ops"], canonical_ops=info["canonical_ops"],
-                                ctype=ct, composed_emit=info.get("composed_emit"), binds=[])
+                                ctype=ct, binds=[])
     import numpy as np
     for b in binds:
         Lb = bound(L, b)
-        size = _int(cs.size(inner(Lb)))
+        size = _int(cs.size(inner(Lb)))     # a swizzle keeps its inner layout's domain
         cos = int(expected_offsets(L, b).max()) + 1     # the input tile's extent in the gather
         meta["binds"].append(dict(bind=b, size=size, cosize=cos, text=str(Lb),
                                   naive=[_int(x, b) for x in dyn] or [0]))
@@ -346,8 +339,8 @@ def generate(d: Path) -> list[dict[str, Any]]:
     (d / "bench.cu").write_text("\n".join(src) + "\n")
     shutil.copy(HERE / "harness.cuh", d / "harness.cuh")
     for m in metas:
-        extra = f"  [emit(ComposedLayout): {m['composed_emit']}]" if m["composed_emit"] else ""
-        print(f"{m['name']:16s} {m['ctype']}  ops {m['ops']:2d} (canonical {m['canonical_ops']:2d})  V={m['V']}{extra}")
+        i32 = "  + index_type=int32 variant" if m["has32"] else ""
+        print(f"{m['name']:16s} {m['ctype']}  ops {m['ops']:2d} (canonical {m['canonical_ops']:2d})  V={m['V']}{i32}")
     return metas
 
 

@@ -225,7 +225,10 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
 
     @pre indices and coordinates are in range and non-negative.
     @post the function returns ``layout(i)`` for every ``0 <= i < size``;
-          its operator count is at most :func:`canonical_op_count`.
+          its operator count is at most ``canonical_op_count(layout, atoms=False)`` (a
+          composite dynamic extent or stride such as ``M/128`` costs the operations that
+          compute it), and at most ``canonical_op_count(layout)`` for a static layout; a
+          swizzle adds its xor's three operations.
 
     >>> from cute_sym.notation import parse
     >>> print(emit(parse("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"), "c"))

@@ -36,7 +36,6 @@ __all__ = [
     "make_layout",
     "make_ordered_layout",
     "make_layout_like",
-    "make_identity_layout",
     "size",
     "cosize",
     "coshape",
@@ -251,11 +250,6 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     if isinstance(stride, _Major):
         return Layout._make(shape, compact_major(shape, 1, stride.row))
     return Layout(shape, stride)
-
-
-def make_identity_layout(shape: Any) -> Layout:
-    """The compact column-major layout of ``shape`` (1-D index of each coordinate)."""
-    return make_layout(shape)
 
 
 def make_ordered_layout(shape: Any, order: Any) -> Layout:
