@@ -200,18 +200,21 @@ __all__ += [
 from .tensor.atoms.copy_traits import Copy_Traits
 from .tensor.atoms.copy_atom import Copy_Atom
 from .tensor.copy import ThrCopy, TiledCopy
-from .tensor import copy as _copy
+from .tensor import copy_make as _copy
 make_tiled_copy = _checked(_copy.make_tiled_copy)
 make_tiled_copy_impl = _checked(_copy.make_tiled_copy_impl)
 make_tiled_copy_A = _checked(_copy.make_tiled_copy_A)
 make_tiled_copy_B = _checked(_copy.make_tiled_copy_B)
 make_tiled_copy_C = _checked(_copy.make_tiled_copy_C)
+make_tiled_copy_C_atom = _checked(_copy.make_tiled_copy_C_atom)
+make_cotiled_copy = _checked(_copy.make_cotiled_copy)
 make_tiled_copy_S = _checked(_copy.make_tiled_copy_S)
 make_tiled_copy_D = _checked(_copy.make_tiled_copy_D)
 
 __all__ += [
     "Copy_Traits", "Copy_Atom", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_impl",
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
+    "make_tiled_copy_C_atom", "make_cotiled_copy",
 ]
 
 # Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.

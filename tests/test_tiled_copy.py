@@ -20,9 +20,8 @@ from cute_sym.core.integers import Dyn
 from cute_sym.layout import Layout, size, slice_and_offset
 from cute_sym.notation import parse, subs
 from cute_sym.tensor.atoms.copy_atom import Copy_Atom
-from cute_sym.tensor.copy import (
-    TiledCopy, make_tiled_copy, make_tiled_copy_D, make_tiled_copy_impl, make_tiled_copy_S,
-)
+from cute_sym.tensor.copy import TiledCopy
+from cute_sym.tensor.copy_make import make_tiled_copy, make_tiled_copy_D, make_tiled_copy_impl, make_tiled_copy_S
 
 from corpus import CONFORMANCE
 
@@ -114,6 +113,49 @@ def test_cute_oracle(k: int, case: dict[str, Any]) -> None:
             assert int(subs(off, values)) == int(e[f"offset_{which}/{t}/{tid}"]), key
     frag = cs.make_layout(tc.get_slice(0).partition_D(tensors["Ts"]).shape)
     assert str(tc.retile(frag)) == e["retile_D"]
+
+
+def mma_oracle() -> list[dict[str, Any]]:
+    path = os.path.join(HERE, "data", "copy_oracle_mma.jsonl")
+    if not os.path.exists(path):
+        return []
+    with open(path) as fh:
+        return [json.loads(line) for line in fh]
+
+
+def _mma_id(c: dict[str, Any]) -> str:
+    if c["which"] == "cotiled":
+        return f"cotiled-{c['op']}-{c['type']}-{c['atom_tv_layout']}-{c['data_layout']}"
+    return f"{c['mma']}-{c['which']}-{c['op']}-{c['type']}-{c['atom_layout']}"
+
+
+@pytest.mark.parametrize("case", mma_oracle(), ids=_mma_id)
+def test_cute_oracle_tiled_mma(case: dict[str, Any]) -> None:
+    atom = cs.Copy_Atom(case["op"], case["type"])
+    if case["which"] == "cotiled":
+        tc = cs.make_cotiled_copy(atom, parse(case["atom_tv_layout"]), parse(case["data_layout"]))
+    else:
+        mma = cs.make_tiled_mma(case["mma"], tuple(case["atom_layout"]),
+                                tuple(case["permutation"]) if case["permutation"] else None)
+        make = {"A": cs.make_tiled_copy_A, "B": cs.make_tiled_copy_B, "C": cs.make_tiled_copy_C,
+                "C_atom": cs.make_tiled_copy_C_atom}[case["which"]]
+        tc = make(atom, mma)
+    e = case["expect"]
+    for what in ("Tiler_MN", "TiledLayout_TV"):
+        assert str(getattr(tc, what)) == e[what], what
+    assert str(tc.get_layoutS_TV()) == e["get_layoutS_TV"]
+    assert str(tc.get_layoutD_TV()) == e["get_layoutD_TV"]
+    m, n = (size(t) for t in tc.Tiler_MN)
+    Ts = cs.make_layout((2 * m, 2 * n), cs.LayoutRight)
+    for key, want in e.items():
+        if key.startswith("partition_"):
+            which, _t, tid = key[len("partition_"):].split("/")
+            thr = tc.get_slice(int(tid))
+            assert str(thr.partition_S(Ts) if which == "S" else thr.partition_D(Ts)) == want, key
+            off = thr.offset_S(Ts) if which == "S" else thr.offset_D(Ts)
+            assert off == int(e[f"offset_{which}/Ts/{tid}"]), key
+    if "frag" in e:
+        assert str(tc.retile(parse(e["frag"]))) == e["retile_D"]
 
 
 # ------------------------------------------------------------------ post-conditions
@@ -247,3 +289,87 @@ def test_printing_as_cute() -> None:
     text = str(tc)
     assert text.startswith("TiledCopy\n  Tiler_MN:       (_256,_4)\n  TiledLayout_TV: (_128,_8):(_8,_1)\n")
     assert "Copy_Atom\n  ThrID:        _1:_0\n" in text
+
+
+def test_swizzled_tensor_keeps_the_offset_inside() -> None:
+    # CuTe: a composed layout's slice accumulates the offset in the layout, the pointer stays
+    tc = cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t"),
+                            parse("(_16,_8):(_8,_1)"), parse("(_1,_8)"))
+    plain = parse("(_32,_64):(_64,_1)")
+    swz = parse("Sw<3,3,3> o _0 o (_32,_64):(_64,_1)")
+    S = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), swz)
+    for tid in (0, 13, 127):
+        thr = tc.get_slice(tid)
+        part, lay, off = thr.partition_S(S), thr.partition_S(plain), thr.offset_S(plain)
+        assert part.engine == S.engine and thr.offset_S(S) == 0
+        assert all(part.layout(i) == swz.layout_a(off + lay(i)) for i in range(size(lay)))
+    sym = tc.get_slice(Dyn("tid", max=127)).partition_S(S)
+    for tid in (0, 13, 127):
+        want = tc.get_slice(tid).partition_S(S).layout
+        got = subs(sym.layout, {"tid": tid})
+        assert all(got(i) == want(i) for i in range(size(want)))
+
+
+@pytest.mark.parametrize("which", ["A", "B", "C"])
+def test_tiled_copy_of_an_mma_is_its_operand(which: str) -> None:
+    mma = cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1), (32, 32, 16))
+    op = {"A": "SM75_U32x4_LDSM_N", "B": "SM75_U16x8_LDSM_T", "C": "SM90_U32x2_STSM_N"}[which]
+    ty = "float" if which == "C" else "half_t"
+    if which == "C":
+        op = "UniversalCopy<uint64_t>"
+    make = {"A": cs.make_tiled_copy_A, "B": cs.make_tiled_copy_B, "C": cs.make_tiled_copy_C}[which]
+    tc = make(cs.Copy_Atom(op, ty), mma)
+    assert tc.TiledLayout_TV == getattr(mma, f"get_layout{which}_TV")()
+    modes = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[which]
+    assert tuple(tc.Tiler_MN) == tuple(mma.tile_size_mnk(i) for i in modes)
+    assert tc.TiledNumThr == mma.thr_size()
+    with pytest.raises(cs.LayoutError):
+        make(cs.Copy_Atom(op, ty), "not an mma")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("op,ty,thr,val", TILINGS[::3])
+def test_identity_tensor_partitions_are_coordinates(op: str, ty: str, thr: str, val: str) -> None:
+    # print_latex(TiledCopy) and predication partition identity tensors: the coordinates of the elements
+    tc = tc_of(op, ty, thr, val)
+    shape = tuple(tc.Tiler_MN)
+    ident, plain = cs.make_identity_tensor(shape), cs.make_layout(shape)
+    tid = Dyn("tid", max=tc.TiledNumThr - 1)
+    sym = tc.get_slice(tid).partition_D(ident)
+    for t in range(tc.TiledNumThr):
+        part = tc.get_slice(t).partition_D(ident)
+        lay, off = tc.get_slice(t).partition_D(plain), tc.get_slice(t).offset_D(plain)
+        assert subs(sym, {"tid": t}).layout == part.layout
+        for i in range(size(lay)):
+            c = tuple(part(i))
+            assert cs.crd2idx(c, shape) == off + lay(i)
+            assert tuple(int(x) for x in subs(sym, {"tid": t})(i)) == c
+
+
+BRIEF_OPS = ([f"UniversalCopy<uint{w}_t>" for w in (8, 16, 32, 64, 128)]
+             + [f"SM80_CP_ASYNC_{k}{z}<uint128_t>" for k in ("CACHEALWAYS", "CACHEGLOBAL") for z in ("", "_ZFILL")]
+             + [f"SM75_U32x{n}_LDSM_N" for n in (1, 2, 4)] + [f"SM75_U16x{n}_LDSM_T" for n in (2, 4, 8)]
+             + [f"SM90_U32x{n}_STSM_N" for n in (1, 2, 4)] + [f"SM90_U16x{n}_STSM_T" for n in (2, 4, 8)])
+
+
+@pytest.mark.parametrize("op", BRIEF_OPS)
+def test_every_atom_tiles_its_tile(op: str) -> None:
+    t = cs.Copy_Traits(op)
+    reg_bits = size(t.RefLayout[1])  # a thread's bits on the reference (register) side
+    for ty in ("int8_t", "half_t", "float"):
+        try:
+            atom = cs.Copy_Atom(op, ty)
+        except cs.LayoutError:
+            continue
+        bits = atom.bits
+        if bits > reg_bits:
+            continue
+        nv = reg_bits // bits
+        warp = size(t.ThrID) == 32
+        tc = cs.make_tiled_copy(atom, cs.make_layout((32, 1) if warp else (16, 4)),
+                                cs.make_layout((1, nv) if warp else (nv, 1)))
+        assert tc.AtomNumVal == nv and tc.AtomNumVal * bits == reg_bits
+        tile = cs.product(tuple(tc.Tiler_MN))
+        s, d = table(tc.get_layoutS_TV()), table(tc.get_layoutD_TV())
+        assert set(s.values()) == set(d.values()) == set(range(tile))
+        reg = d if "LDSM" in op else s  # the register side: one (thr, val) an element
+        assert len(set(reg.values())) == len(reg) == tile

@@ -1,11 +1,12 @@
 """CuTe's ``TiledCopy`` and ``ThrCopy`` (``cute/atom/copy_atom.hpp``): a copy atom tiled over
-threads and values, and one thread's share of a tensor.
+threads and values, and one thread's share of a tensor. The makers are in :mod:`.copy_make`.
 
 A ``TiledCopy`` holds ``TiledLayout_TV`` ((tid, vid) -> coordinate of the ``Tiler_MN`` tile,
 in the atom's *reference* (thr, val) order) and maps it to the source or destination
 (thr, val) order of the atom on demand (``get_layoutS_TV``, ``tidfrg_S``, ...).
 
 >>> from cute_sym.notation import parse
+>>> from cute_sym.tensor.copy_make import make_tiled_copy
 >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint128_t>", "half_t"), parse("(_32,_4):(_1,_32)"), parse("(_8,_1)"))
 >>> print(tc.Tiler_MN, tc.get_layoutS_TV())
 (_256,_4) (_128,(_8,_1)):(_8,(_1,_0))
@@ -16,31 +17,22 @@ from typing import Any, Union
 
 import sympy
 
-from ..core.decide import bounds
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, leaves, product_each, unwrap, wrap
-from ..core.integers import IMod, IntLike
+from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
+from ..core.integers import IntLike
 from ..swizzle import (
-    ComposedLayout, coalesce, composition, logical_product, raked_product, right_inverse, upcast, zip_layouts, zipped_divide,
+    ComposedLayout, coalesce, composition, logical_product, right_inverse, upcast, zip_layouts, zipped_divide,
 )
-from ..layout import Layout, make_layout, prepend, shape as shape_of, size, slice_, slice_and_offset
+from ..layout import Layout, make_layout, size, slice_, slice_and_offset
+from . import ops as _ops
+from .basis_layout import is_basis_layout
 from .atoms.copy_atom import Copy_Atom
 from .tensor import Tensor
+from .thread_index import index_formula
 
 LayoutLike = Union[Layout, ComposedLayout]
 
-__all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A",
-           "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D", "tile_size"]
-
-
-def _as_layout(x: Any, what: str) -> Layout:
-    """A layout, or the compact column-major layout of a shape (``make_layout(shape)``)."""
-    if isinstance(x, Layout):
-        return x
-    try:
-        return make_layout(unwrap(x))
-    except (TypeError, ValueError) as e:
-        raise LayoutError(f"{what}: expected a Layout or a shape, got {x!r}") from e
+__all__ = ["TiledCopy", "ThrCopy"]
 
 
 def _static_int(x: IntLike, what: str) -> int:
@@ -186,14 +178,14 @@ class TiledCopy(Copy_Atom):
         """
         if not isinstance(layout, (Layout, ComposedLayout)) or layout.rank() != 2:
             raise RankError(f"tile2thrfrg: expected a (tile, rest) layout of rank 2, got {layout}")
-        return _unfold(composition(layout, (self.thrval2mn(ref2trg), _)))
+        return _unfold(_ops.composition(layout, (self.thrval2mn(ref2trg), _)))
 
     def _tidfrg(self, x: Any, ref2trg: Layout, what: str) -> Any:
         layout = _layout_of(x, what)
         tiler_rank = len(self._tiler) if type(self._tiler) is tuple else 1
         if layout.rank() < tiler_rank:
             raise RankError(f"{what}: Rank of tensor to be partitioned too small ({layout.rank()} < {tiler_rank}).")
-        return _like(x, self.tile2thrfrg(zipped_divide(layout, self._tiler), ref2trg))
+        return _like(x, self.tile2thrfrg(_ops.zipped_divide(layout, self._tiler), ref2trg))
 
     def tidfrg_S(self, x: Any) -> Any:
         """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's source order:
@@ -204,6 +196,7 @@ class TiledCopy(Copy_Atom):
               value of thread ``t`` in the rest-tile ``r``.
 
         >>> from cute_sym.notation import parse
+        >>> from cute_sym.tensor.copy_make import make_tiled_copy
         >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
         >>> print(tc.tidfrg_S(parse("(_8,_32):(_32,_1)")))
         ((_8,_4),(_2,_1),(_2,_2)):((_2,_32),(_1,_0),(_128,_16))
@@ -227,6 +220,7 @@ class TiledCopy(Copy_Atom):
         @post each (thr, val) lands on its own element of the tile when the atom covers it.
 
         >>> from cute_sym.notation import parse
+        >>> from cute_sym.tensor.copy_make import make_tiled_copy
         >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "half_t"), parse("(_16,_16):(_16,_1)"), parse("(_1,_4)"))
         >>> print(tc.get_layoutS_TV())
         ((_16,_16),(_4,_1)):((_64,_1),(_16,_0))
@@ -242,6 +236,12 @@ class TiledCopy(Copy_Atom):
         ``retile_S``/``retile_D`` of CuTe (the same map; they assume the reference order).
 
         @pre ``size<0>(layout)`` values of one thread, as ``TiledLayout_TV`` orders them.
+        @post a bijection from the fragment's coordinates when ``layout`` is one (same size).
+
+        >>> from cute_sym.tensor.copy_make import make_tiled_copy
+        >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint32_t>", "half_t"), make_layout((32, 4)), make_layout((4, 2)))
+        >>> print(tc.retile(make_layout((8, 2, 3))))
+        ((_2,_4),_2,_3):((_1,_2),_8,_16)
         """
         if not isinstance(layout, Layout):
             raise LayoutError(f"retile: expected a Layout, got {type(layout).__name__}")
@@ -251,7 +251,8 @@ class TiledCopy(Copy_Atom):
         frg_layout_mn = upcast(inv, self.TiledNumThr * v)  # (m,n) -> v_idx
         frg_layout_v = zipped_divide(logical_product(make_layout(v), right_inverse(frg_layout_mn)),
                                      make_layout(self.AtomNumVal))  # (atom_vals, rest_vals) -> (v,m,n)
-        t_layout = zipped_divide(layout, prepend(make_layout(product_each(shape_of(frg_layout_mn))), make_layout(v)).shape)
+        mn = product_each(frg_layout_mn.shape)
+        t_layout = zipped_divide(layout, (v,) + (mn if type(mn) is tuple else (mn,)))  # ((V,M,N),(1,RestM,RestN))
         v_layout = _compose(t_layout, (frg_layout_v, _))
         coord = (0,) + (_,) * (r - 1) if r > 1 else 0
         return slice_((_, coord), v_layout)
@@ -295,25 +296,6 @@ def _thread_index(thr_idx: Any) -> IntLike:
     return thr_idx
 
 
-def _index_formula(layout: Layout, x: Any) -> Any:
-    """``layout(x)`` at a symbolic 1-D index ``x``: ``sum_k ((x // P_k) % S_k) * D_k`` over the
-    coalesced layout (the last mode takes the rest), a term dropped where the upper bound of
-    ``x`` makes it 0 and a modulo where it cannot wrap."""
-    lay = _plain(coalesce(layout))
-    shapes, strides = leaves(lay.shape), leaves(lay.stride)
-    hi = bounds(x)[1]
-    top = hi if type(hi) is int else None
-    out: Any = sympy.S.Zero
-    prefix = 1
-    for k, (sk, dk) in enumerate(zip(shapes, strides)):
-        if not (type(dk) is int and dk == 0) and not (top is not None and top < prefix):
-            q = x if prefix == 1 else sympy.floor(x / prefix)
-            last = k == len(shapes) - 1 or (top is not None and top < prefix * sk)
-            out += (q if last else IMod(q, sk)) * dk
-        prefix *= sk
-    return out
-
-
 class ThrCopy:
     """``ThrCopy<TiledCopy, ThrIdx>``: the part of a :class:`TiledCopy` thread ``thr_idx`` moves.
 
@@ -330,6 +312,7 @@ class ThrCopy:
     >>> from cute_sym.tensor.tensor import make_tensor
     >>> from cute_sym.tensor.engine import make_gmem_ptr
     >>> from cute_sym.core.integers import Dyn
+    >>> from cute_sym.tensor.copy_make import make_tiled_copy
     >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
     >>> T = make_tensor(make_gmem_ptr("T", "float"), parse("(_8,_32):(_32,_1)"))
     >>> print(tc.get_slice(9).partition_S(T))
@@ -357,11 +340,11 @@ class ThrCopy:
         tv = self.tiled_copy.tidfrg_S(lay) if which == "S" else self.tiled_copy.tidfrg_D(lay)
         r = _rank(lay)
         coord = (self.thr_idx, _, (_,) * r if r > 1 else _)
-        if isinstance(tv, ComposedLayout) or type(self.thr_idx) is int:
+        if isinstance(tv, ComposedLayout) or type(self.thr_idx) is int or is_basis_layout(tv):
             return _slice_and_offset(coord, tv)
         sliced, _off = _slice_and_offset((0, _, (_,) * r if r > 1 else _), tv)
         nthr = self.tiled_copy.TiledNumThr
-        return sliced, _index_formula(_compose(tv[0], make_layout(nthr)), self.thr_idx)
+        return sliced, index_formula(_compose(tv[0], make_layout(nthr)), self.thr_idx)
 
     def _partition(self, x: Any, which: str) -> Any:
         lay, off = self._split(x, which)
@@ -382,6 +365,7 @@ class ThrCopy:
         """The offset in ``x`` (a layout or a tensor) of the thread's first source element.
 
         >>> from cute_sym.notation import parse
+        >>> from cute_sym.tensor.copy_make import make_tiled_copy
         >>> tc = make_tiled_copy(Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
         >>> tc.get_slice(9).offset_S(parse("(_8,_32):(_32,_1)"))
         34
@@ -416,76 +400,3 @@ def _like(x: Any, layout: LayoutLike) -> Any:
 
 def _rank(layout: LayoutLike) -> int:
     return layout.rank() if type(layout.shape) is tuple else 1
-
-
-def tile_size(tiled_copy: TiledCopy, *modes: int) -> IntLike:
-    """``tile_size<I...>(tiled_copy)``: the size of the tile ``Tiler_MN`` (or of its modes)."""
-    t: Any = tiled_copy._tiler
-    for m in modes:
-        t = t[m]
-    return size(t)
-
-
-# ------------------------------------------------------------------ makers
-def make_tiled_copy_impl(atom: Copy_Atom, layout_tv: Layout, tiler: Any) -> TiledCopy:
-    """``TiledCopy`` of ``atom`` with TV layout ``layout_tv`` over the tile ``tiler``."""
-    return TiledCopy(atom, layout_tv, tiler)
-
-
-def make_tiled_copy(copy_atom: Copy_Atom, thr_layout: Union[Layout, IntTuple],
-                    val_layout: Union[Layout, IntTuple] = 1) -> TiledCopy:
-    """Tile ``copy_atom`` with the thread layout ``thr_layout`` ((m,n) -> thr_idx) and value
-    layout ``val_layout`` ((m,n) -> val_idx); a shape stands for its compact column-major layout.
-
-    ``layout_mn = raked_product(thr_layout, val_layout)``;
-    ``TiledLayout_TV = right_inverse(layout_mn).with_shape((size(thr_layout), size(val_layout)))``;
-    ``Tiler_MN = product_each(shape(layout_mn))``.
-
-    @pre ``thr_layout``, ``val_layout`` static; ``layout_mn`` a bijection onto its domain.
-    @post ``layout_mn(TiledLayout_TV(t, v)) == t + v * size(thr_layout)``.
-
-    >>> from cute_sym.notation import parse
-    >>> tc = make_tiled_copy(Copy_Atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t"), parse("(_8,_16):(_16,_1)"), parse("(_1,_8)"))
-    >>> print(tc.Tiler_MN, tc.TiledLayout_TV)
-    (_8,_128) ((_16,_8),_8):((_64,_1),_8)
-    """
-    thr = _as_layout(thr_layout, "make_tiled_copy (thr_layout)")
-    val = _as_layout(val_layout, "make_tiled_copy (val_layout)")
-    if not (thr.is_static() and val.is_static()):
-        raise LayoutError("make_tiled_copy: thr_layout and val_layout must be static")
-    layout_mn = raked_product(thr, val)
-    layout_tv = _compose(right_inverse(layout_mn), make_layout((size(thr), size(val))))
-    tiler = product_each(layout_mn.shape)
-    return make_tiled_copy_impl(copy_atom, layout_tv, tiler)
-
-
-def _tile_size_mnk(mma: Any, i: int) -> IntLike:
-    f = getattr(mma, "tile_size_mnk", None)
-    if f is None:
-        raise LayoutError(f"expected a TiledMMA, got {type(mma).__name__}")
-    return f(i)
-
-
-def make_tiled_copy_A(copy_atom: Copy_Atom, mma: Any) -> TiledCopy:
-    """The ``TiledCopy`` that moves ``mma``'s A fragments: ``(get_layoutA_TV(), (M, K))``."""
-    return make_tiled_copy_impl(copy_atom, mma.get_layoutA_TV(), (_tile_size_mnk(mma, 0), _tile_size_mnk(mma, 2)))
-
-
-def make_tiled_copy_B(copy_atom: Copy_Atom, mma: Any) -> TiledCopy:
-    """The ``TiledCopy`` that moves ``mma``'s B fragments: ``(get_layoutB_TV(), (N, K))``."""
-    return make_tiled_copy_impl(copy_atom, mma.get_layoutB_TV(), (_tile_size_mnk(mma, 1), _tile_size_mnk(mma, 2)))
-
-
-def make_tiled_copy_C(copy_atom: Copy_Atom, mma: Any) -> TiledCopy:
-    """The ``TiledCopy`` that moves ``mma``'s C fragments: ``(get_layoutC_TV(), (M, N))``."""
-    return make_tiled_copy_impl(copy_atom, mma.get_layoutC_TV(), (_tile_size_mnk(mma, 0), _tile_size_mnk(mma, 1)))
-
-
-def make_tiled_copy_S(copy_atom: Copy_Atom, tiled_copy: TiledCopy) -> TiledCopy:
-    """``copy_atom`` tiled as the source side of ``tiled_copy``."""
-    return make_tiled_copy_impl(copy_atom, tiled_copy.get_layoutS_TV(), tiled_copy._tiler)
-
-
-def make_tiled_copy_D(copy_atom: Copy_Atom, tiled_copy: TiledCopy) -> TiledCopy:
-    """``copy_atom`` tiled as the destination side of ``tiled_copy``."""
-    return make_tiled_copy_impl(copy_atom, tiled_copy.get_layoutD_TV(), tiled_copy._tiler)
