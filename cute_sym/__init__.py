@@ -70,7 +70,9 @@ _P = _ParamSpec("_P")
 _R = _TypeVar("_R")
 
 # What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
-_MISUSE = (AttributeError, TypeError, ZeroDivisionError, RecursionError, IndexError, KeyError, _SympifyError)
+# (a MemoryError: an argument asked for more than there is, e.g. a string times a huge stride)
+_MISUSE = (AttributeError, TypeError, ValueError, ZeroDivisionError, RecursionError, IndexError, KeyError,
+           MemoryError, _SympifyError)
 
 
 def _misuse(name: str, args: tuple[_Any, ...], e: BaseException) -> LayoutError:
@@ -94,11 +96,18 @@ def _api(impl: _Callable[..., _Any], wrap: bool = True, plain: bool = True
             try:
                 r = impl(*[_unwrap(a) for a in args], **kw) if plain else impl(*args, **kw)
                 return _cast(_R, _wrap(r) if wrap else r)
+            except LayoutError:
+                raise
             except _MISUSE as e:
                 raise _misuse(sig.__name__, args, e) from e
         entry.__name__ = entry.__qualname__ = sig.__name__
         return entry
     return face
+
+
+def _checked(f: _Callable[_P, _R]) -> _Callable[_P, _R]:
+    """``f`` as it is (its own types, arguments and results untouched); a misuse is a LayoutError."""
+    return _api(f, wrap=False, plain=False)(f)
 
 
 # ---------------------------------------------------------------- int tuples
@@ -480,3 +489,42 @@ __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
     "partition_shape_A", "partition_shape_B", "partition_shape_C", "tile_shape",
 ]
+
+# copy atoms (CuTe's Copy_Traits as data) and tiled copies
+from .tensor.atoms.copy_traits import Copy_Traits
+from .tensor.atoms.copy_atom import Copy_Atom
+from .tensor.copy import ThrCopy, TiledCopy
+from .tensor import copy_make as _copy
+make_tiled_copy = _checked(_copy.make_tiled_copy)
+make_tiled_copy_impl = _checked(_copy.make_tiled_copy_impl)
+make_tiled_copy_A = _checked(_copy.make_tiled_copy_A)
+make_tiled_copy_B = _checked(_copy.make_tiled_copy_B)
+make_tiled_copy_C = _checked(_copy.make_tiled_copy_C)
+make_tiled_copy_C_atom = _checked(_copy.make_tiled_copy_C_atom)
+make_cotiled_copy = _checked(_copy.make_cotiled_copy)
+make_tiled_copy_S = _checked(_copy.make_tiled_copy_S)
+make_tiled_copy_D = _checked(_copy.make_tiled_copy_D)
+
+__all__ += [
+    "Copy_Traits", "Copy_Atom", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_impl",
+    "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
+    "make_tiled_copy_C_atom", "make_cotiled_copy",
+]
+
+# Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.
+# The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
+from . import views as _views
+from .views import notebook as _notebook
+
+latex = _checked(_views.latex)
+latex_tv = _checked(_views.latex_tv)
+svg = _checked(_views.svg)
+svg_tv = _checked(_views.svg_tv)
+html = _checked(_views.html)
+html_tv = _checked(_views.html_tv)
+print_latex = _checked(_views.print_latex)
+print_latex_tv = _checked(_views.print_latex_tv)
+print_svg = _checked(_views.print_svg)
+_notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, TiledCopy)
+
+__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]

@@ -4,17 +4,26 @@
     cute-sym 'coalesce((16,N):(1,16))' --bind N=4
     cute-sym --guards 'shape_div(M, _4)'      # assume what cannot be decided, and print it
     cute-sym '(_4,_8):(_8,_1)(_,1)'           # a layout called with a coordinate (a slice with _)
+    cute-sym --format svg -o div.svg 'logical_divide(_24:_2, _4:_2)'
+    cute-sym --format html --bind M=64 -o tile.html '(M,_8):(_1,M)'
 
 Arguments are CuTe notation; the call is any cute_sym operation by its CuTe
 name, or a layout followed by a coordinate. The result prints in CuTe notation
 and, for a rank-2 or rank-1 layout whose extents are known, as CuTe's
-``print_layout`` table (the first rows past TABLE_LIMIT entries; --full for all).
+``print_layout`` table (the first rows past TABLE_LIMIT entries; --full for
+all). ``--format latex`` prints CuTe's ``print_latex`` text, ``svg`` and
+``html`` the pictures of :mod:`cute_sym.views` (html: one offline page;
+hovering a cell shows its coordinate, offset, thread and value); ``-o FILE``
+writes there instead of the standard output. A bad expression or format is a
+usage error: a message (pointing at the column of a syntax error) and exit
+status 2, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import sys
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, TextIO
 
 from .core.errors import LayoutError
 
@@ -124,23 +133,63 @@ def _pointer(expr: str, e: LayoutError) -> str:
     return f"  {expr}\n  {' ' * col}^\n"
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+FORMATS = ("text", "latex", "svg", "html")
+
+
+def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], out: TextIO) -> None:
+    """The CuTe notation of the result, then CuTe's print_layout table when it has one."""
     from .layout.layout import Layout
     from .notation.notation import subs
     from .views.table import layout_table_capped
+    from .swizzle import ComposedLayout
+    if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
+        out.write("\n")
+        shown = subs(result, values) if values else result
+        if shown.rank() in (1, 2):
+            try:
+                out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT))
+            except LayoutError as e:
+                out.write(f"(no table: {e})\n")
+
+
+def _picture(result: Any, fmt: str, values: dict[str, int]) -> str:
+    from . import views
+    from .core.errors import UndecidableError
+    bind = values or None
+    try:
+        if fmt == "latex":
+            return views.latex(result, bind)
+        if fmt == "svg":
+            return views.svg(result, bind)
+        return views.html(result, bind)
+    except UndecidableError as e:
+        raise LayoutError(f"{e} (on the command line: --bind NAME=VALUE)") from e
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    # ---- `cute-sym analyze ...`: the analyses' report (cute_sym/analysis/report.py)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["analyze"]:
+        from .analysis.report import analyze_main
+        return analyze_main(args[1:])
+    # ----
     ap = argparse.ArgumentParser(prog="cute-sym", description=__doc__.split("\n")[0] if __doc__ else None)
     ap.add_argument("expr", nargs="?", default=None,
                     help="a CuTe-notation call such as 'logical_divide(_24:_2, _4:_2)' (the default), "
                          "a value, or a layout with a coordinate: '(_4,_8):(_8,_1)(_,1)'")
     ap.add_argument("--bind", action="append", default=[], metavar="NAME=VALUE",
-                    help="a value for a symbol (for the table)")
+                    help="a value for a symbol (for the table and the pictures)")
     ap.add_argument("--no-table", action="store_true", help="print only the CuTe notation")
     ap.add_argument("--guards", action="store_true",
                     help="assume each fact that cannot be decided, and print the facts assumed")
+    ap.add_argument("--format", default="text", choices=FORMATS,
+                    help="text (CuTe notation and table), latex (CuTe's print_latex), svg, or html "
+                         "(an offline page; hovering a cell shows its coordinate, offset, thread and value)")
+    ap.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
     ap.add_argument("--full", action="store_true",
                     help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries)")
     # an expression may start with '-' (a negative number or formula): not an option
-    opts, extra = ap.parse_known_args(argv)
+    opts, extra = ap.parse_known_args(args)
     if extra:
         if opts.expr is not None or len(extra) != 1 or extra[0].startswith("--"):
             ap.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -154,38 +203,50 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             values[k.strip()] = int(v)
         except ValueError:
             ap.error(f"--bind {b!r}: expected NAME=INTEGER")
+    out = io.StringIO()
     try:
-        if opts.guards:
-            from .core.decide import collect_guards
-            with collect_guards() as g:
+        try:
+            if opts.guards:
+                from .core.decide import collect_guards
+                with collect_guards() as g:
+                    result = evaluate_call(opts.expr)
+            else:
                 result = evaluate_call(opts.expr)
-            print(_text(result))
-            for c in g.describe():
-                print(f"  if {c}")
-            if values and not g.holds(values):
-                print(f"  (the conditions do not hold for {values})")
+        except LayoutError:
+            raise
+        except Exception as e:  # noqa: BLE001 - any failure to evaluate is a bad expression, never a traceback
+            raise LayoutError(f"cannot evaluate {opts.expr!r}: {type(e).__name__}: {e}") from e
+        if opts.format == "text":
+            out.write(_text(result) + "\n")
+            if opts.guards:
+                for c in g.describe():
+                    out.write(f"  if {c}\n")
+                if values and not g.holds(values):
+                    out.write(f"  (the conditions do not hold for {values})\n")
+            _text_output(result, opts, values, out)
         else:
-            result = evaluate_call(opts.expr)
-            print(_text(result))
-        from .swizzle import ComposedLayout
-        if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
-            print()
-            shown = subs(result, values) if values else result
-            if shown.rank() in (1, 2):
-                try:
-                    print(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT), end="")
-                except LayoutError as e:
-                    print(f"(no table: {e})")
+            out.write(_picture(result, opts.format, values))
     except LayoutError as e:
+        sys.stdout.write(out.getvalue())
         print(f"cute-sym: error: {e}", file=sys.stderr)
         print(_pointer(opts.expr, e), end="", file=sys.stderr)
         return 2
+    try:
+        if opts.output:
+            with open(opts.output, "w", encoding="utf-8") as fh:
+                fh.write(out.getvalue())
+        else:
+            sys.stdout.write(out.getvalue())
+            sys.stdout.flush()
     except BrokenPipeError:     # the reader went away (cute-sym ... | head): not an error
         try:
             sys.stdout.close()
         except BrokenPipeError:
             pass
         return 0
+    except OSError as e:
+        print(f"cute-sym: error: cannot write {opts.output}: {e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -32,7 +32,23 @@ def _min_index(strides: list[Any]) -> int:
 
 
 def _complement(layout: Any, cotarget: Any = None) -> Layout:
-    """complement exactly as CuTe computes it (the divides and products use this one); see :func:`complement`."""
+    """complement as CuTe computes it (the divides and products use this one); see :func:`complement`.
+
+    @post every extent of the result is positive: CuTe's steps give a negative stride of
+          ``layout`` a negative extent, which no layout has; that raises instead.
+    """
+    return _positive_extents(layout, _complement_raw(layout, cotarget))
+
+
+def _positive_extents(layout: Any, result: Layout) -> Layout:
+    for x in leaves(result._shape):
+        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+            raise LayoutError(f"complement: {layout} has a negative stride: CuTe's answer {result} has the "
+                              f"non-positive extent {x} (complement needs non-negative strides)")
+    return result
+
+
+def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
     if not isinstance(layout, Layout):
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
@@ -114,7 +130,7 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
             cotarget = unwrap(cotarget)
         fast = _complement_static(layout, cotarget, check=True)
         if fast is not None:
-            return fast
+            return _positive_extents(layout, fast)
     result = _complement(layout, cotarget)
     if cotarget is None or type(layout) is not Layout or type(result) is not Layout:
         return result       # the default cotarget is covered by construction

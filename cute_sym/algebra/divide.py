@@ -30,6 +30,8 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     """
     if type(layout) is not Layout:
         return _composed_dispatch("logical_divide", layout, tiler)
+    if type(tiler) is not Layout:
+        tiler = unwrap(tiler)  # a printed static integer (``_32``) is an int here
     tt = type(tiler)
     if tt is int:
         s, d = layout._shape, layout._stride
@@ -39,7 +41,6 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
             return _mk((tiler, 1), (d, 0)) if q == 1 else _mk((tiler, q), (d, tiler * d))
         tiler = _mk(tiler, 0 if tiler == 1 else 1)
     elif tt is not Layout:
-        tiler = unwrap(tiler)
         if type(tiler) is tuple:
             return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
         if tiler is _:

@@ -108,9 +108,11 @@ def left_inverse(layout: Any) -> Any:
     a leading gap below the smallest stride gets stride 0; stride-0 modes add
     nothing (an all-zero layout gives ``size:0``).
 
-    @pre ``layout`` is injective off its stride-0 modes, and each stride divides
-    the next one ("Left inverse divisibility condition").
-    @post ``result(layout(i)) == i`` for ``i < size(layout)`` (on the non-zero-stride part).
+    @pre each stride divides the next one ("Left inverse divisibility condition");
+    ``layout`` is injective off its stride-0 modes, or (static) CuTe's answer picks a
+    preimage: ``layout(result(layout(i))) == layout(i)`` (checked), else :class:`InjectivityError`.
+    @post ``result(layout(i)) == i`` for ``i < size(layout)`` (on the non-zero-stride part)
+    when ``layout`` is injective; ``layout(result(layout(i))) == layout(i)`` always.
 
     >>> from cute_sym.notation import parse
     >>> print(left_inverse(parse("(_4,_2):(_1,_16)")))
@@ -151,6 +153,7 @@ def left_inverse(layout: Any) -> Any:
         order.insert(pos, m)
     rs: list[Any] = []
     rd: list[Any] = []
+    overlap = ""
     first = order[0][1]
     if not _is1(first):
         rs.append(first)
@@ -169,12 +172,34 @@ def left_inverse(layout: Any) -> Any:
             raise DivisibilityError(
                 f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
         if not ok_inj:
-            raise InjectivityError(
-                f"left_inverse: the layout is not injective (mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)})")
+            overlap = overlap or f"mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)}"
         rs.append(cdiv(nd, d))
         rd.append(ist)
     rs.append(order[-1][0])
     rd.append(order[-1][2])
-    return _coalesce_flat(rs, rd)
+    result = _coalesce_flat(rs, rd)
+    for x in leaves(result._shape):
+        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+            raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
+                              f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
+    if overlap:
+        _check_generalized_inverse(layout, result, overlap)
+    return result
+
+
+_CHECK_LIMIT = 1 << 16
+
+
+def _check_generalized_inverse(layout: Layout, result: Layout, why: str) -> None:
+    """A non-injective layout has no left inverse; CuTe's answer is still usable when
+    ``layout(result(layout(i))) == layout(i)`` (result picks one preimage): checked."""
+    n = product(layout._shape)
+    if type(n) is not int or not layout.is_static() or n > _CHECK_LIMIT:
+        raise InjectivityError(f"left_inverse: the layout is not injective ({why})")
+    for i in range(n):
+        y = layout(i)
+        if layout(result(y)) != y:
+            raise InjectivityError(f"left_inverse: the layout is not injective ({why}), and CuTe's answer "
+                                   f"{result} does not even pick a preimage: layout(result({y})) != {y}")
 
 

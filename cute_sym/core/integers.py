@@ -62,6 +62,11 @@ class DynInt(Protocol):
     def __mod__(self, other: "IntLike") -> "DynInt": ...
     def __rmod__(self, other: "IntLike") -> "DynInt": ...
     def __neg__(self) -> "DynInt": ...
+    # a comparison sympy cannot decide raises TypeError when made a bool
+    def __lt__(self, other: "IntLike") -> bool: ...
+    def __le__(self, other: "IntLike") -> bool: ...
+    def __gt__(self, other: "IntLike") -> bool: ...
+    def __ge__(self, other: "IntLike") -> bool: ...
     def __int__(self) -> int: ...
     def __getattr__(self, name: str) -> Any: ...    # the rest of sympy's Expr
 
@@ -163,7 +168,8 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
     are facts the decision procedure may use.
 
     @pre ``name`` is an identifier CuTe notation reads back (a letter, then
-         letters, digits, ``_``; not ``o``, which joins composed layouts);
+         letters, digits, ``_``; not ``o``, which joins composed layouts), or
+         one with trailing primes (``K'``, a fresh symbol of the analyses);
          ``divisible_by >= 1``; ``min <= max`` when both are given.
     @post the result is an integer sympy symbol named ``name``.
 
@@ -199,7 +205,7 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
     return DynSymbol(name, int(divisible_by), lo, max, **assumptions)
 
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*'*")     # trailing primes: the fresh names analyses make
 
 
 class IMod(sympy.Function):  # type: ignore[misc]

@@ -17,7 +17,7 @@ import sympy
 from ..core import int_tuple
 from ..core.int_tuple import IntTuple, transform_leaf, unwrap
 from ..core.integers import Dyn, DynSymbol, IntLike
-from .layout import Layout
+from .layout import Layout, as_int_tuple
 
 __all__ = ["crd2idx", "idx2crd", "as_coordinate"]
 
@@ -46,7 +46,7 @@ def crd2idx(coord: Any, layout: Any, stride: Optional[IntTuple] = None) -> IntLi
     >>> crd2idx((1, 2), (Dyn("M"), 8))
     2*M + 1
     """
-    coord = as_coordinate(unwrap(coord))
+    coord = as_coordinate(as_int_tuple(unwrap(coord), "coordinate"))
     layout = unwrap(layout)
     if isinstance(layout, Layout):
         return int_tuple.crd2idx(coord, layout.shape, layout.stride)
@@ -63,7 +63,7 @@ def idx2crd(coord: Any, shape: Any, stride: Optional[IntTuple] = None) -> Any:
     >>> crd2idx(idx2crd(13, (4, (2, 3))), (4, (2, 3)))
     13
     """
-    coord = as_coordinate(unwrap(coord))
+    coord = as_coordinate(as_int_tuple(unwrap(coord), "coordinate"))
     shape = unwrap(shape)
     if isinstance(shape, Layout):
         shape = shape.shape

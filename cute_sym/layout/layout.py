@@ -164,6 +164,7 @@ class Layout:
         c: Any = coord[0] if len(coord) == 1 else coord
         if type(c) is not int:
             c = unwrap(c)       # a parsed Tup, a list, a numpy integer ...
+            _check_coord(c, 0)
         if _has_underscore(c):
             return slice_(c, self)
         try:
@@ -346,27 +347,40 @@ def _product_like(shape: IntTuple, order: Any) -> IntTuple:
 
 
 def make_layout_like(layout: Layout) -> Layout:
-    """A compact layout of the same shape whose modes are ordered like ``layout``'s strides.
+    """CuTe's ``make_layout_like``: a compact layout of the same shape whose modes are
+    ordered like ``layout``'s (signed) strides; static-0 strides stay 0:
+    ``make_layout(shape, compact_order(filter_zeros(stride, shape), stride))``.
 
-    @post ``result.shape == layout.shape``; ``result`` is compact (a bijection
-          onto ``[0, size)``) and its strides increase in the order of
-          ``|stride|`` of ``layout`` (ties: left to right), as CuTe's
-          ``make_layout_like`` for static strides.
+    @post ``result.shape == layout.shape``; a static-0 stride of ``layout`` is 0 in
+          ``result``; over the other modes ``result`` is compact (a bijection onto
+          ``[0, size)`` of them), and ``stride_i < stride_j`` implies
+          ``result.stride_i < result.stride_j`` (CuTe's ``compact_order``; symbolic
+          strides come after the static ones, left to right). Equal strides are
+          ordered left to right: CuTe gives them one start, so its answer
+          overlaps and is not compact.
 
     >>> print(make_layout_like(make_layout((2, 3), (30, 2))))
     (_2,_3):(_3,_1)
-    >>> print(make_layout_like(make_layout((2, 3, 4), (20, 1, 5))))
+    >>> print(make_layout_like(make_layout((2, 3, 4), (20, -1, 5))))
     (_2,_3,_4):(_12,_1,_3)
+    >>> print(make_layout_like(make_layout((10, 2), (1, 0))))
+    (_10,_2):(_1,_0)
     """
-    order = transform_leaf(layout._stride, lambda d: d if type(d) is int else d)
-    flat = list(iter_leaves(order))
-    if all(type(d) is int for d in flat):
-        ranks = sorted(range(len(flat)), key=lambda i: (abs(flat[i]), i))
-        pos = [0] * len(flat)
-        for r, i in enumerate(ranks):
-            pos[i] = r
-        order = tuple_unflatten(tuple(pos), layout._stride) if type(layout._stride) is tuple else 0
-    return make_ordered_layout(layout._shape, order)
+    def filter_zeros(d: Any, s: Any) -> Any:
+        if type(d) is tuple:
+            return tuple(filter_zeros(x, y) for x, y in zip(d, s))
+        return 1 if type(d) is int and d == 0 else s
+
+    # CuTe's order is the strides themselves (symbolic ones after the static ones, left to
+    # right); equal strides would share a start and overlap, so ties go left to right.
+    flat = list(iter_leaves(layout._stride))
+    keys = [(0, d, i) if type(d) is int else (1, 0, i) for i, d in enumerate(flat)]
+    rank = [0] * len(flat)
+    for r, i in enumerate(sorted(range(len(flat)), key=lambda i: keys[i])):
+        rank[i] = r
+    order: Any = tuple_unflatten(tuple(rank), layout._stride) if type(layout._stride) is tuple else 0
+    ref = make_ordered_layout(filter_zeros(layout._stride, layout._shape), order)
+    return Layout._make(layout._shape, ref._stride)
 
 
 # ---------------------------------------------------------------- extents (the other queries are in queries.py)
@@ -394,27 +408,20 @@ def get_path(x: Any, idx: tuple[Any, ...], what: str = "get") -> Any:
     return out
 
 
-def coshape(layout: Layout) -> IntTuple:
-    """Per-mode extent of the codomain: ``1 + sum((s - 1) * |d|)`` over each mode's leaves.
+def coshape(layout: Layout) -> IntLike:
+    """CuTe's ``coshape`` of an integer-strided layout: ``1 + sum((s - 1) * |d|)`` over
+    every leaf, i.e. :func:`cosize` (strides by absolute value).
 
-    @post has the rank (top level) of ``layout``; for a rank-1 layout it is ``cosize(layout)``.
+    @post ``size(coshape(layout)) == cosize(layout)``: one integer for integer strides.
 
-    >>> coshape(make_layout((4, 8), (1, 8))), coshape(make_layout((2, 3), (0, 2)))
-    ((4, 57), (1, 5))
+    >>> coshape(make_layout((4, 8), (1, 8))), coshape(make_layout((9, 4), (0, -4)))
+    (60, 13)
     >>> from cute_sym.core.integers import Dyn
     >>> M = Dyn("M")
     >>> coshape(make_layout((4, M), (M, 1)))
-    (3*M + 1, M)
+    4*M
     """
-    def one(s: IntTuple, d: IntTuple) -> IntLike:
-        total: IntLike = 1
-        for si, di in zip(iter_leaves(s), iter_leaves(d)):
-            total = total + (si - 1) * sabs(di)
-        return total if type(total) is int else norm(sympy.expand(total))
-
-    if type(layout._shape) is tuple:
-        return tuple(one(s, d) for s, d in zip(layout._shape, layout._stride))  # type: ignore[arg-type]
-    return one(layout._shape, layout._stride)
+    return cosize(layout)
 
 
 def cosize(layout: Any, *idx: int) -> IntLike:
@@ -462,9 +469,20 @@ def _slice_t(c: Any, t: Any) -> Any:
     return ()
 
 
+def _check_coord(c: Any, level: int) -> None:
+    """Integers, ``_`` and tuples of them, at most MAX_NESTING deep (a string times a stride is a string)."""
+    if type(c) is tuple:
+        if level >= MAX_NESTING:
+            raise LayoutError(f"a coordinate nests deeper than {MAX_NESTING} levels")
+        for e in c:
+            _check_coord(e, level + 1)
+    elif c is not _:
+        _check_coord_leaf(c)
+
+
 def _check_coord_leaf(c: Any) -> None:
     if not (isinstance(c, int) and not isinstance(c, bool) or isinstance(c, sympy.Expr)):
-        raise LayoutError(f"slice: a coordinate holds integers and _, got {c!r}")
+        raise LayoutError(f"a coordinate holds integers and _, got {c!r}")
 
 
 

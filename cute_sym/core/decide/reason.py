@@ -404,22 +404,29 @@ def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = 
     if all(x is y for x, y in zip(args, e.args)):
         r = e
     elif e.func is sympy.Min or e.func is sympy.Max:
-        r = _minmax(e.func, args)
+        r = _minmax(e.func, tuple(args))
     else:
         r = e.func(*args)
     memo[e] = r
     return r
 
 
-def _minmax(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
-    """``Min``/``Max`` of ``args`` without the arguments that are proved not to matter."""
+_MINMAX_MAX_NODES = 48
+
+
+@lru_cache(maxsize=4096)
+def _minmax(f: Any, args: tuple[sympy.Expr, ...]) -> sympy.Expr:
+    """``Min``/``Max`` of ``args`` without the arguments that are proved not to matter
+    (pairs too large to compare quickly are kept: a Min with one argument too many is
+    still exact)."""
     keep = list(dict.fromkeys(args))
+    small = {x: _scan(x)[1] <= _MINMAX_MAX_NODES for x in keep}
     i = 0
     while i < len(keep) and len(keep) > 1:
         x = keep[i]
         # x does not matter when some other argument y is proved y <= x (Min) / y >= x (Max)
-        if any(j != i and _decide_diff("<=", (x - y) if f is sympy.Min else (y - x), ()) is True
-               for j, y in enumerate(keep)):
+        if small[x] and any(j != i and small[y] and _decide_diff(
+                "<=", (x - y) if f is sympy.Min else (y - x), ()) is True for j, y in enumerate(keep)):
             del keep[i]
         else:
             i += 1

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""CuTe's own answers for copy atoms and tiled copies, printed by CuTe compiled here.
+
+Writes ``tests/data/copy_oracle.jsonl``: for a spread of copy atoms (every op of the
+copy traits table that the brief names, over several element types) and thread/value
+layouts, CuTe's ``Tiler_MN``, ``TiledLayout_TV``, ``get_layoutS_TV``, ``get_layoutD_TV``,
+``ThrCopy::partition_S/D`` of static and dynamic tensors (layout and pointer offset) and
+``retile_D`` of a thread's fragment; with ``--mma``, the same for ``make_tiled_copy_A/B/C``
+over tiled MMAs (``tests/data/copy_oracle_mma.jsonl``). Needs g++ and the CUDA headers (host
+code only):
+
+    python3 scripts/copy_oracle.py [--mma] [--include /path/to/cutlass/include] [--cuda /usr/local/cuda]
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+
+from cute_sym.core.errors import LayoutError  # noqa: E402
+from cute_sym.layout import size  # noqa: E402
+from cute_sym.notation import parse  # noqa: E402
+from cute_sym.tensor.atoms.copy_atom import Copy_Atom  # noqa: E402
+from cute_sym.tensor.copy_make import (  # noqa: E402
+    make_cotiled_copy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+    make_tiled_copy_C_atom,
+)
+from cute_sym.tensor.mma import make_tiled_mma  # noqa: E402
+
+ONE_THREAD = [f"UniversalCopy<{t}>" for t in ("uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t")] + [
+    f"SM80_CP_ASYNC_{k}{z}<{t}>" for k, ts in (("CACHEALWAYS", ("uint32_t", "uint64_t", "uint128_t")),
+                                               ("CACHEGLOBAL", ("uint128_t",)))
+    for z in ("", "_ZFILL") for t in ts]
+WARP = [f"SM75_U32x{n}_LDSM_N" for n in (1, 2, 4)] + [f"SM75_U16x{n}_LDSM_T" for n in (2, 4, 8)] + \
+       [f"SM90_U32x{n}_STSM_N" for n in (1, 2, 4)] + [f"SM90_U16x{n}_STSM_T" for n in (2, 4, 8)]
+TYPES = ("int8_t", "half_t", "bfloat16_t", "float", "double")
+
+# (thr_layout, val_layout) shapes, with a placeholder V for the atom's values per thread
+ONE_THREAD_TILINGS = [("(_32,_4):(_1,_32)", "(V,_1)"), ("(_8,_16):(_16,_1)", "(_1,V)"),
+                      ("(_4,_8):(_1,_4)", "(V,_2)"), ("(_16,_8):(_8,_1)", "(_2,V):(V,_1)")]
+WARP_TILINGS = [("(_32,_1)", "(_1,V)"), ("(_8,_4):(_4,_1)", "(V,_1)"), ("(_16,_4):(_1,_16)", "(_1,V)"),
+                ("(_4,_16):(_16,_1)", "(V,_2)")]
+
+
+def cpp_layout(text: str) -> str:
+    """CuTe notation of a static layout -> a C++ expression."""
+    lay = parse(text) if ":" in text else None
+    if lay is None:
+        return f"make_layout({cpp_tuple(parse(text))})"
+    return f"make_layout({cpp_tuple(lay.shape)}, {cpp_tuple(lay.stride)})"
+
+
+def cpp_tuple(t: Any, dynamic: bool = False) -> str:
+    if isinstance(t, tuple):
+        return "make_shape(" + ", ".join(cpp_tuple(x, dynamic) for x in t) + ")"
+    return str(int(t)) if dynamic else f"Int<{int(t)}>{{}}"
+
+
+def cases() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for ops, tilings in ((ONE_THREAD, ONE_THREAD_TILINGS), (WARP, WARP_TILINGS)):
+        for op in ops:
+            for ty in TYPES:
+                try:
+                    atom = Copy_Atom(op, ty)
+                except LayoutError:
+                    continue
+                nv = size(atom.ValLayoutRef[1])
+                if nv * atom.bits < 8:
+                    continue
+                for thr, val in tilings:
+                    val = val.replace("V", f"_{nv}")
+                    try:
+                        tc = make_tiled_copy(atom, parse(thr), parse(val))
+                    except LayoutError:
+                        continue
+                    out.append({"op": op, "type": ty, "thr_layout": thr, "val_layout": val,
+                                "tiler": [int(x) for x in tc.Tiler_MN], "nthr": tc.TiledNumThr})
+    return out
+
+
+# (MMA, atom layout, permutation tile or None, A's element type, C's element type)
+MMAS = [("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), None, "half_t", "half_t"),
+        ("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1), (32, 32, 16), "half_t", "float"),
+        ("SM80_16x8x16_F32BF16BF16F32_TN", (1, 2, 1), (16, 32, 16), "bfloat16_t", "float"),
+        ("SM80_16x8x8_F32TF32TF32F32_TN", (2, 1, 1), None, "tfloat32_t", "float"),
+        ("SM75_16x8x8_F32F16F16F32_TN", (1, 2, 1), None, "half_t", "float"),
+        ("SM80_16x8x32_S32S8S8S32_TN", (2, 2, 1), (32, 32, 32), "int8_t", "int32_t")]
+MMA_COPIES = {"A": ["SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x1_LDSM_N", "SM75_U16x8_LDSM_T",
+                    "SM75_U16x4_LDSM_T", "UniversalCopy<uint32_t>"],
+              "B": ["SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U16x8_LDSM_T", "SM75_U16x4_LDSM_T",
+                    "SM75_U16x2_LDSM_T", "UniversalCopy<uint32_t>"],
+              "C": ["SM90_U32x4_STSM_N", "SM90_U32x2_STSM_N", "SM90_U32x1_STSM_N", "SM90_U16x8_STSM_T",
+                    "SM90_U16x4_STSM_T", "UniversalCopy<uint32_t>", "UniversalCopy<uint64_t>"]}
+MMA_COPIES["C_atom"] = MMA_COPIES["C"]
+# make_cotiled_copy: (op, type, atom (tid,vid) -> address, data layout)
+COTILED = [("UniversalCopy<uint128_t>", "half_t", "(_32,_8):(_8,_1)", "(_16,_16):(_16,_1)"),
+           ("UniversalCopy<uint128_t>", "half_t", "(_32,_8):(_8,_1)", "(_16,_16):(_1,_16)"),
+           ("UniversalCopy<uint64_t>", "float", "(_64,_2):(_2,_1)", "(_8,(_4,_4)):(_4,(_1,_32))"),
+           ("UniversalCopy<uint32_t>", "half_t", "((_4,_8),_2):((_2,_32),_1)", "(_16,_16):(_16,_1)"),
+           ("UniversalCopy<uint128_t>", "int8_t", "(_16,_16):(_16,_1)", "((_4,_4),_16):((_16,_64),_1)")]
+
+
+def mma_cases() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    makers = {"A": make_tiled_copy_A, "B": make_tiled_copy_B, "C": make_tiled_copy_C,
+              "C_atom": make_tiled_copy_C_atom}
+    for name, lay, perm, ab, c in MMAS:
+        mma = make_tiled_mma(name, lay, perm)
+        for which, ops in MMA_COPIES.items():
+            ty = c if which == "C" else ab
+            for op in ops:
+                try:
+                    tc = makers[which](Copy_Atom(op, ty), mma)
+                except LayoutError:
+                    continue
+                out.append({"mma": name, "atom_layout": list(lay), "permutation": list(perm) if perm else None,
+                            "which": which, "op": op, "type": ty, "tiler": [int(size(x)) for x in tc.Tiler_MN],
+                            "nthr": tc.TiledNumThr})
+    for op, ty, tv, data in COTILED:
+        tc = make_cotiled_copy(Copy_Atom(op, ty), parse(tv), parse(data))
+        out.append({"which": "cotiled", "op": op, "type": ty, "atom_tv_layout": tv, "data_layout": data,
+                    "tiler": [int(size(x)) for x in tc.Tiler_MN], "nthr": tc.TiledNumThr})
+    return out
+
+
+def mma_program(group: list[tuple[int, dict[str, Any]]]) -> str:
+    lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/copy_atom.hpp>", "#include <cute/atom/mma_atom.hpp>",
+             "using namespace cute;",
+             "template <class T> void p(int id, char const* what, T const& x) {",
+             "  printf(\"%d\\t%s\\t\", id, what); print(x); printf(\"\\n\"); }", "int main() {"]
+    for i, c in group:
+        m, n = c["tiler"]
+        w = c["which"]
+        lines.append("{")
+        if w == "cotiled":
+            lines.append(f"  auto tc = make_cotiled_copy(Copy_Atom<{c['op']}, {c['type']}>{{}}, "
+                         f"{cpp_layout(c['atom_tv_layout'])}, {cpp_layout(c['data_layout'])});")
+        else:
+            a, b, k = c["atom_layout"]
+            perm = ", Tile<" + ",".join(f"_{x}" for x in c["permutation"]) + ">{}" if c["permutation"] else ""
+            lines.append(f"  auto mma = make_tiled_mma({c['mma']}{{}}, Layout<Shape<_{a},_{b},_{k}>>{{}}{perm});")
+            lines.append(f"  auto tc = make_tiled_copy_{w}(Copy_Atom<{c['op']}, {c['type']}>{{}}, mma);")
+        lines.append(f"  p({i}, \"Tiler_MN\", typename decltype(tc)::Tiler_MN{{}});")
+        lines.append(f"  p({i}, \"TiledLayout_TV\", typename decltype(tc)::TiledLayout_TV{{}});")
+        lines.append(f"  p({i}, \"get_layoutS_TV\", tc.get_layoutS_TV());")
+        lines.append(f"  p({i}, \"get_layoutD_TV\", tc.get_layoutD_TV());")
+        lines.append(f"  auto Ts = make_tensor(make_smem_ptr(({c['type']}*)nullptr), "
+                     f"make_layout(make_shape(Int<{2 * m}>{{}}, Int<{2 * n}>{{}}), LayoutRight{{}}));")
+        for tid in sorted({0, 37 % c["nthr"], c["nthr"] - 1}):
+            for x in ("S", "D"):
+                lines.append(f"  {{ auto part = tc.get_slice({tid}).partition_{x}(Ts); "
+                             f"p({i}, \"partition_{x}/Ts/{tid}\", part.layout()); "
+                             f"printf(\"{i}\\toffset_{x}/Ts/{tid}\\t%d\\n\", "
+                             f"int(part.data().get() - Ts.data().get())); }}")
+        if w != "cotiled":
+            lines.append(f"  {{ auto frag = mma.get_slice(0).partition_fragment_{w[0]}(Ts); "
+                         f"p({i}, \"frag\", frag.layout()); "
+                         f"p({i}, \"retile_D\", tc.get_slice(0).retile_D(frag).layout()); }}")
+        lines.append("}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def program(group: list[tuple[int, dict[str, Any]]]) -> str:
+    lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/copy_atom.hpp>", "using namespace cute;",
+             "template <class T> void p(int id, char const* what, T const& x) {",
+             "  printf(\"%d\\t%s\\t\", id, what); print(x); printf(\"\\n\"); }", "int main() {"]
+    for i, c in group:
+        m, n = c["tiler"]
+        tids = sorted({0, 1, c["nthr"] // 2 + 1, c["nthr"] - 1})
+        lines.append("{")
+        lines.append(f"  auto tc = make_tiled_copy(Copy_Atom<{c['op']}, {c['type']}>{{}}, "
+                     f"{cpp_layout(c['thr_layout'])}, {cpp_layout(c['val_layout'])});")
+        lines.append(f"  p({i}, \"Tiler_MN\", typename decltype(tc)::Tiler_MN{{}});")
+        lines.append(f"  p({i}, \"TiledLayout_TV\", typename decltype(tc)::TiledLayout_TV{{}});")
+        lines.append(f"  p({i}, \"get_layoutS_TV\", tc.get_layoutS_TV());")
+        lines.append(f"  p({i}, \"get_layoutD_TV\", tc.get_layoutD_TV());")
+        # a static row-major tensor of 2x3 tiles, and a dynamic column-major one of 1x2 tiles
+        lines.append(f"  auto Ts = make_tensor(make_gmem_ptr(({c['type']}*)nullptr), "
+                     f"make_layout(make_shape(Int<{2 * m}>{{}}, Int<{3 * n}>{{}}), LayoutRight{{}}));")
+        lines.append(f"  auto Td = make_tensor(make_gmem_ptr(({c['type']}*)nullptr), "
+                     f"make_layout(make_shape({m}, {2 * n}), make_stride(Int<1>{{}}, {m})));")
+        for tid in tids:
+            for t in ("Ts", "Td"):
+                for w in ("S", "D"):
+                    lines.append(f"  {{ auto part = tc.get_slice({tid}).partition_{w}({t}); "
+                                 f"p({i}, \"partition_{w}/{t}/{tid}\", part.layout()); "
+                                 f"printf(\"{i}\\toffset_{w}/{t}/{tid}\\t%d\\n\", "
+                                 f"int(part.data().get() - {t}.data().get())); }}")
+        lines.append(f"  {{ auto frag = make_tensor<{c['type']}>(shape(tc.get_slice(0).partition_D(Ts)));"
+                     f" p({i}, \"retile_D\", tc.get_slice(0).retile_D(frag).layout()); }}")
+        lines.append("}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def compile_and_run(src: str, include: str, cuda: str, work: str, k: int) -> str:
+    cpp = os.path.join(work, f"oracle{k}.cpp")
+    exe = os.path.join(work, f"oracle{k}")
+    with open(cpp, "w") as fh:
+        fh.write(src)
+    subprocess.run(["g++", "-std=c++17", "-O0", "-w", f"-I{include}", f"-I{cuda}/include",
+                    f"-I{cuda}/include/cccl", cpp, "-o", exe], check=True)
+    return subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--include", default="/work/cutlass/cutlass_library/source/include")
+    ap.add_argument("--cuda", default="/usr/local/cuda")
+    ap.add_argument("--jobs", type=int, default=8)
+    ap.add_argument("--mma", action="store_true", help="make_tiled_copy_A/B/C over tiled MMAs")
+    ap.add_argument("--out")
+    o = ap.parse_args()
+    out = o.out or os.path.join(ROOT, "tests", "data", "copy_oracle_mma.jsonl" if o.mma else "copy_oracle.jsonl")
+    cs_ = mma_cases() if o.mma else cases()
+    make = mma_program if o.mma else program
+    groups = [list(enumerate(cs_))[k::o.jobs] for k in range(o.jobs)]
+    with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
+        outs = list(ex.map(lambda kg: compile_and_run(make(kg[1]), o.include, o.cuda, work, kg[0]),
+                           enumerate(groups)))
+    answers: dict[int, dict[str, str]] = {}
+    for text in outs:
+        for line in text.splitlines():
+            i, what, val = line.split("\t")
+            answers.setdefault(int(i), {})[what] = val
+    with open(out, "w") as fh:
+        for i, c in enumerate(cs_):
+            row = {k: v for k, v in c.items() if k not in ("tiler", "nthr")}
+            row["expect"] = answers[i]
+            fh.write(json.dumps(row) + "\n")
+    print(f"{len(cs_)} tiled copies, {sum(len(a) for a in answers.values())} answers -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
