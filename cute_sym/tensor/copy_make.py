@@ -135,8 +135,9 @@ def make_tiled_copy_C_atom(copy_atom: Copy_Atom, mma: TiledMMA) -> TiledCopy:
     >>> from .mma import make_tiled_mma
     >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1))
     >>> tc = make_tiled_copy_C_atom(Copy_Atom("SM90_U32x2_STSM_N", "half_t"), mma)
-    >>> print(tc.Tiler_MN, tc.TiledLayout_TV, sep="\n")
+    >>> print(tc.Tiler_MN)
     ((_8,_2,_2):(_1,_16,_8),(_8,_2):(_2,_1))
+    >>> print(tc.TiledLayout_TV)
     ((_4,_8,_2,_2),(_2,_2)):((_32,_1,_8,_128),(_256,_16))
     """
     layout_c = mma.get_layoutC_TV()
