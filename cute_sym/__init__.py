@@ -9,14 +9,13 @@ _32
 from __future__ import annotations
 
 import functools as _functools
-from typing import Any as _Any, Callable as _Callable, TypeVar as _TypeVar
-
-from sympy import SympifyError as _SympifyError
+import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any, Callable as _Callable, TypeVar as _TypeVar
 
 from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
-from .core.integers import Dyn, DynSymbol, Int, IntLike, is_static
+from .core.integers import Dyn, Int, IntLike, is_static
 from .core.decide import assume, collect_guards, prove
 from .core.int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
 from .core import int_tuple as _it
@@ -27,10 +26,12 @@ from .layout.layout import Layout, LayoutLeft, LayoutRight, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .notation.notation import parse, subs as _subs, to_str as _to_str
 from .views.table import layout_table as _layout_table, print_layout as _print_layout
-from .codegen.expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
-from .core.integers import IMod
-from .codegen.emit import emit as _emit
-from .codegen.evaluate import evaluate as _evaluate
+
+if _TYPE_CHECKING:
+    from .core.symbolic import DynSymbol, IMod
+    from .codegen.expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
+    from .codegen.emit import emit as _emit
+    from .codegen.evaluate import evaluate as _evaluate
 
 __version__ = "0.1.0"
 
@@ -38,7 +39,12 @@ _F = _TypeVar("_F", bound=_Callable[..., _Any])
 
 
 # What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
-_MISUSE = (AttributeError, TypeError, ZeroDivisionError, RecursionError, IndexError, KeyError, _SympifyError)
+_MISUSE = (AttributeError, TypeError, ZeroDivisionError, RecursionError, IndexError, KeyError)
+
+
+def _is_misuse(e: BaseException) -> bool:
+    # sympy's SympifyError too, without importing sympy to name it
+    return isinstance(e, _MISUSE) or ("sympy" in _sys.modules and isinstance(e, _sys.modules["sympy"].SympifyError))
 
 
 def _misuse(f: _Callable[..., _Any], args: tuple[_Any, ...], e: BaseException) -> LayoutError:
@@ -52,8 +58,10 @@ def _public(f: _F) -> _F:
     def entry(*args: _Any, **kw: _Any) -> _Any:
         try:
             return _wrap(f(*[_unwrap(a) for a in args], **kw))
-        except _MISUSE as e:
-            raise _misuse(f, args, e) from e
+        except Exception as e:
+            if _is_misuse(e):
+                raise _misuse(f, args, e) from e
+            raise
     return entry  # type: ignore[return-value]
 
 
@@ -63,8 +71,10 @@ def _checked(f: _F) -> _F:
     def entry(*args: _Any, **kw: _Any) -> _Any:
         try:
             return f(*args, **kw)
-        except _MISUSE as e:
-            raise _misuse(f, args, e) from e
+        except Exception as e:
+            if _is_misuse(e):
+                raise _misuse(f, args, e) from e
+            raise
     return entry  # type: ignore[return-value]
 
 
@@ -132,10 +142,32 @@ subs = _checked(_subs)
 to_str = _checked(_to_str)
 layout_table = _checked(_layout_table)
 print_layout = _checked(_print_layout)
-index_expr = _checked(_index_expr)
-coord_expr = _checked(_coord_expr)
-emit = _checked(_emit)
-evaluate = _checked(_evaluate)
+if _TYPE_CHECKING:
+    index_expr = _checked(_index_expr)
+    coord_expr = _checked(_coord_expr)
+    emit = _checked(_emit)
+    evaluate = _checked(_evaluate)
+
+
+def __getattr__(name: str) -> _Any:
+    # The sympy-backed parts load on first use: `import cute_sym` and static work never import sympy.
+    if name in ("DynSymbol", "IMod"):
+        from .core import symbolic
+        value = getattr(symbolic, name)
+    elif name in ("index_expr", "coord_expr", "FloorDiv"):
+        from .codegen import expr
+        value = getattr(expr, name)
+        value = value if name == "FloorDiv" else _checked(value)
+    elif name == "emit":
+        from .codegen.emit import emit as value
+        value = _checked(value)
+    elif name == "evaluate":
+        from .codegen.evaluate import evaluate as value
+        value = _checked(value)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 __all__ = [
     "DivisibilityError", "InjectivityError", "LayoutError", "NotationError", "RankError", "UndecidableError",

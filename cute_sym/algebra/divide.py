@@ -1,9 +1,12 @@
 """The divides: logical, zipped, tiled and flat."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.int_tuple import (
     _, unwrap, zip2_by,

@@ -1,9 +1,12 @@
 """The products: logical, zipped, tiled, flat, blocked, raked, and tile_to_shape."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core import decide
 from ..core.errors import LayoutError, RankError

@@ -14,9 +14,12 @@
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Union, overload
+from typing import TYPE_CHECKING, Any, Iterator, Union, overload
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 from typing_extensions import TypeAlias
 
 from ..core.errors import LayoutError, RankError

@@ -19,13 +19,16 @@ the operations that take them). Leaves may be formulas as cute_sym prints them
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
-from ..core.integers import Dyn, IMod
+from ..core.integers import Dyn
 from ..layout.layout import Layout
 
 __all__ = ["parse", "to_str", "subs"]
@@ -165,6 +168,7 @@ class _Reader:
             elif op == "//" or op == "/":
                 v = sympy.floor(sympy.sympify(v) / r)
             else:
+                from ..core.symbolic import IMod
                 v = IMod(v, r)
         return v
 

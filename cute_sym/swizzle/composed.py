@@ -11,9 +11,12 @@ inner layout ``B`` that defines the domain (shape, size, modes). CuTe prints it
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Union
+from typing import TYPE_CHECKING, Any, Iterator, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError
 from ..core.int_tuple import IntTuple, Underscore, leaf_str

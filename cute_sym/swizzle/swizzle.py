@@ -10,9 +10,12 @@ involution, the identity when ``B == 0``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError, NotationError
 

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
-from .base import Bound, Fact, _ONE, _ZERO, _prove_int
+from .base import Bound, Fact, _prove_int
 from .reason import _bounds, _decide_diff, _expand, _subst
 
 
@@ -16,7 +19,7 @@ def _is_int_poly_term(q: sympy.Expr) -> bool:
     c, m = q.as_coeff_Mul()
     if not c.is_Integer:
         return False
-    if m is _ONE:
+    if m is sympy.S.One:
         return True
     for base, ex in m.as_powers_dict().items():
         if not ex.is_Integer or ex < 0 or base.is_integer is not True:
@@ -31,7 +34,7 @@ def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:
         return None
     g = 0
     for t in sympy.Add.make_args(terms):
-        if t is _ZERO:
+        if t is sympy.S.Zero:
             continue
         c, m = t.as_coeff_Mul()
         if not c.is_Integer or m.is_integer is not True:
@@ -66,7 +69,7 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
     if eb.is_zero:
         return True
     ca, ma = a.as_coeff_Mul()
-    if ma is _ONE:      # a is a number
+    if ma is sympy.S.One:      # a is a number
         if not a.is_Integer:
             return None
         r = _int_gcd_divides(abs(int(a)), eb)

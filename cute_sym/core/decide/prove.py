@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
 from ..errors import LayoutError
 from ..integers import IntLike

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
-from ..integers import DynSymbol, IMod, IntLike, symbol_facts
-from .base import Bound, Fact, Rel, _ONE, _facts_in_force, _sym
+from ..integers import IntLike, symbol_facts
+from .base import Bound, Fact, Rel, _facts_in_force, _sym
 
 
 # ---------------------------------------------------------------- orderings
@@ -95,7 +98,7 @@ def _nonlinear(e: sympy.Expr) -> bool:
     """Some term of the sum has degree >= 2 (factoring a linear sum only pulls out its content)."""
     for t in e.args:
         m = t.as_coeff_Mul()[1]
-        if m is not _ONE and sum(int(k) if k.is_Integer else 2 for k in m.as_powers_dict().values()) >= 2:
+        if m is not sympy.S.One and sum(int(k) if k.is_Integer else 2 for k in m.as_powers_dict().values()) >= 2:
             return True
     return False
 
@@ -144,7 +147,7 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     const: Any = 0
     for t in e.args:
         c, m = t.as_coeff_Mul()
-        if m is _ONE:
+        if m is sympy.S.One:
             const += c
             continue
         if not c.is_Rational:
@@ -158,7 +161,7 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     if not neg and const >= 0:
         return None     # nothing to pay for: plain interval bounds are as good
     if const < 0:
-        neg.append([-const, {}, _ONE])
+        neg.append([-const, {}, sympy.S.One])
         const = 0
     neg.sort(key=lambda x: -sum(x[1].values()))
     total: Any = const
@@ -204,6 +207,7 @@ _EXPAND_MAX_NODES = 120
 
 def is_polynomial(e: sympy.Expr) -> bool:
     """No floor, ceiling, min, max, modulo, abs or sign inside (sympy's polynomial tools are slow on those)."""
+    from ..symbolic import IMod
     return not e.has(sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign)
 
 
@@ -296,6 +300,7 @@ def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], t
     (``s >= c``, ``s <= c``) become the bounds of a fresh symbol standing for
     ``s``, so interval reasoning sees them everywhere (inside floor, Mod, ...).
     """
+    from ..symbolic import DynSymbol
     if not facts and not any(type(s) is DynSymbol for s in syms):
         return {}, ()
     return _structure(syms, facts)
@@ -304,6 +309,7 @@ def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], t
 def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
     """Rewrite symbols with divisibility facts as multiples of fresh symbols, and
     symbols with bound facts as fresh symbols carrying those bounds."""
+    from ..symbolic import _Fresh
     sub: dict[Any, Any] = {}
     divisors: dict[Any, int] = {}
     lows: dict[Any, int] = {}
@@ -426,20 +432,6 @@ def _minmax(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
     return keep[0] if len(keep) == 1 else f(*keep, evaluate=False)
 
 
-class _Fresh(DynSymbol):
-    """A symbol standing for another one with the facts in force as its bounds (internal).
-
-    Its hashable content has no ``None`` (sympy orders symbols of one name by it,
-    and ``None`` does not compare).
-    """
-
-    __slots__ = ()
-
-    def _hashable_content(self) -> tuple[Any, ...]:
-        base = sympy.Symbol._hashable_content(self)
-        return base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)  # type: ignore[no-any-return]
-
-
 def _sign_assumptions(sign: str) -> dict[str, bool]:
     if sign == "positive":
         return {"integer": True, "positive": True}
@@ -518,6 +510,7 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         if f is sympy.ceiling and e.args[0].is_positive and (lo2 is None or lo2 < 1):
             lo2 = 1     # the ceiling of a positive number is at least 1
         return lo2, (None if bh is None else int(rnd(bh)))
+    from ..symbolic import IMod
     if f is sympy.Mod or f is IMod:
         x, m = e.args
         ml, mh = _bounds(m)

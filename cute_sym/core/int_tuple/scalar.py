@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 
-import sympy
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
 from .. import decide
 from ..errors import DivisibilityError
-from ..integers import IMod, IntLike
+from ..integers import IntLike
 from .types import norm
 
 
@@ -80,6 +85,7 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
         return 0
     if decide.prove("<", a, b) and decide.prove(">=", a, 0):
         return a
+    from ..symbolic import IMod
     return norm(IMod(a, b))
 
 

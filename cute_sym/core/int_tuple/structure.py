@@ -1,9 +1,12 @@
 """The shape of an int tuple: rank, depth, product, flatten, congruence, transforms."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
 from .. import decide
 from ..errors import LayoutError, RankError

@@ -1,9 +1,12 @@
 """The values: IntTuple, the underscore, CuTe-printing static ints and tuples, and how they print."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Union
+from typing import TYPE_CHECKING, Any, Iterable, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 from typing_extensions import TypeAlias
 
 from ..integers import IntLike
