@@ -7,6 +7,7 @@ if TYPE_CHECKING:
     import sympy
 else:
     from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core import decide
 from ..core.errors import LayoutError, RankError
@@ -44,7 +45,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
         return _transform_layout(block, tiler, logical_product, what="logical_product")
     if tiler is _:
         return block
-    if type(tiler) is int or isinstance(tiler, sympy.Expr):
+    if type(tiler) is int or is_expr(tiler):
         return logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
     return _composed_dispatch("logical_product", block, tiler)
 

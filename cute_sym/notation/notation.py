@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import sympy
 else:
     from ..core.lazy import sympy
+from ..core.lazy import is_basic
 
 from ..core.errors import NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
@@ -156,7 +157,7 @@ class _Reader:
             op = self.take()[1]
             r = self.term(role)
             v = v + r if op == "+" else v - r
-        return norm(v) if not isinstance(v, sympy.Integer) else v
+        return norm(v) if not (is_basic(v) and v.is_Integer) else v
 
     def term(self, role: str) -> Any:
         v = self.unary(role)
@@ -259,7 +260,7 @@ def to_str(obj: Any) -> str:
     >>> to_str(parse("(_4,M):(_1,_4)"))
     '(_4,M):(_1,_4)'
     """
-    if isinstance(obj, (tuple, int)) or isinstance(obj, sympy.Basic):
+    if isinstance(obj, (tuple, int)) or is_basic(obj):
         return fmt(obj)
     return str(obj)
 
@@ -277,7 +278,7 @@ def subs(obj: Any, values: Mapping[str, Any]) -> Any:
     (8,_2):(_1,8)
     """
     def leaf(x: Any) -> Any:
-        if isinstance(x, sympy.Basic) and x.free_symbols:
+        if is_basic(x) and x.free_symbols:
             mp = {s: values[s.name] for s in x.free_symbols if s.name in values}
             if not mp:
                 return x

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import sympy
 else:
     from ..core.lazy import sympy
+from ..core.lazy import is_basic
 
 from ..core.errors import LayoutError, NotationError
 
@@ -26,7 +27,7 @@ def _static_int(x: Any, what: str) -> int:
     """``x`` as a Python int, or a LayoutError when it is symbolic (CuTe needs it static)."""
     if type(x) is int:
         return x
-    if isinstance(x, sympy.Integer):
+    if is_basic(x) and x.is_Integer:
         return int(x)
     if isinstance(x, int) and not isinstance(x, bool):
         return int(x)
