@@ -52,8 +52,36 @@ def _misuse(f: _Callable[..., _Any], args: tuple[_Any, ...], e: BaseException) -
     return LayoutError(f"{f.__name__}({shown}): invalid arguments ({type(e).__name__}: {e})")
 
 
+def _entry(f: _Callable[..., _Any], convert: bool) -> _Any:
+    """The wrapper for ``f``, written with ``f``'s own parameters: a call costs one plain frame
+    (no ``*args`` packing); ``None`` when ``f`` takes ``*args``/``**kw``/keyword-only arguments."""
+    code = f.__code__
+    if code.co_flags & 0x0C or code.co_kwonlyargcount:
+        return None
+    names = code.co_varnames[:code.co_argcount]
+    defaults = f.__defaults__ or ()
+    first_default = len(names) - len(defaults)
+    params = ", ".join(n if i < first_default else f"{n}=__d[{i - first_default}]" for i, n in enumerate(names))
+    passed = ", ".join(f"__u({n})" if convert else n for n in names)
+    call = f"__w(__f({passed}))" if convert else f"__f({passed})"
+    src = (f"def {f.__name__}({params}):\n"
+           f"    try:\n        return {call}\n"
+           f"    except Exception as __e:\n"
+           f"        if __is_misuse(__e):\n"
+           f"            raise __misuse(__f, ({', '.join(names)}{',' if names else ''}), __e) from __e\n"
+           f"        raise\n")
+    ns: dict[str, _Any] = {"__f": f, "__d": defaults, "__u": _unwrap, "__w": _wrap,
+                           "__is_misuse": _is_misuse, "__misuse": _misuse}
+    exec(src, ns)  # noqa: S102 - the source is built above from f's parameter names only
+    return _functools.update_wrapper(ns[f.__name__], f)
+
+
 def _public(f: _F) -> _F:
     """User-facing entry: plain ints/tuples in, CuTe-printing ints/tuples out; a misuse is a LayoutError."""
+    fast = _entry(f, True)
+    if fast is not None:
+        return fast  # type: ignore[no-any-return]
+
     @_functools.wraps(f)
     def entry(*args: _Any, **kw: _Any) -> _Any:
         try:
@@ -67,6 +95,10 @@ def _public(f: _F) -> _F:
 
 def _checked(f: _F) -> _F:
     """A misuse (a wrong kind of argument) is a LayoutError, not an error from deep inside."""
+    fast = _entry(f, False)
+    if fast is not None:
+        return fast  # type: ignore[no-any-return]
+
     @_functools.wraps(f)
     def entry(*args: _Any, **kw: _Any) -> _Any:
         try:
