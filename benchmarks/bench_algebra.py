@@ -63,8 +63,10 @@ from typing import Any, Callable, Optional
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)  # the checkout's cute_sym, even when another copy is installed
+sys.path.insert(0, HERE)
 
 import cute_sym as cs  # noqa: E402
+import bench_extra  # noqa: E402 - the import, symbolic-tiling and rank-scaling sections
 
 try:
     import pycute  # type: ignore[import-untyped]
@@ -478,7 +480,7 @@ def gate_symbolic(calls: list[Call], cold_sympy: bool) -> None:
 # ----------------------------------------------------------------- timing
 def time_batch(fn: Callable[..., Any], inputs: list[list[Any]]) -> int:
     """ns for running fn over every prepared input list (gc is off; inputs are fresh)."""
-    clock = time.perf_counter_ns
+    clock = bench_extra.CLOCK     # CPU time of this thread: other processes do not count
     t0 = clock()
     for args in inputs:
         fn(*args)
@@ -535,7 +537,7 @@ def static_pass(calls: list[Call], rounds: int, progress: bool) -> None:
 
 def symbolic_pass(calls: list[Call], rounds: int, cold_sympy: bool, progress: bool) -> None:
     timed = [c for c in calls if c.sym_status in ("decided", "decided-weaker", "undecided", "mismatch")]
-    clock = time.perf_counter_ns
+    clock = bench_extra.CLOCK
     for r in range(rounds):
         gc.collect()
         gc.disable()
@@ -735,6 +737,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--top", type=int, default=10, help="how many slowest-relative calls to list")
     ap.add_argument("--json", metavar="OUT", help="write every number to this JSON file")
     ap.add_argument("--progress", action="store_true", help="print round progress on stderr")
+    ap.add_argument("--no-extra", action="store_true",
+                    help="skip the import, symbolic-tiling and rank-scaling sections")
     args = ap.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 15)
     sym_rounds = args.sym_rounds or (1 if args.quick else 5)
@@ -750,6 +754,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"cases: {args.cases} ({len(calls)} calls); static rounds {rounds} (A B B A each), "
           f"symbolic rounds {0 if args.no_symbolic else sym_rounds}; batches >= {BATCH_NS // 1000} us\n")
 
+    extra: dict[str, Any] = {}
+    if not args.no_extra:
+        extra["import"] = bench_extra.import_report(ROOT, repeat=3)
+        print()
     gate(calls)
     if not args.no_symbolic:
         gate_symbolic(calls, args.cold_sympy)
@@ -767,6 +775,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         bad = [c for c in calls if c.sym_status in ("mismatch", "error")]
         for c in bad:
             print(f"  symbolic {c.sym_status}: {c.id}: {c.sym_note}")
+    if not args.no_extra:
+        extra["tilings"] = bench_extra.tilings_report(cs, pycute, 9 if args.quick else 21)
+        extra["rank_scaling"] = bench_extra.rank_report(cs, 5 if args.quick else 9)
+        out["extra"] = extra
     if CACHE_TOUCHED:
         print(f"\nnote: {len(CACHE_TOUCHED)} static calls used cute_sym's sympy memo caches "
               f"(a static call should create no sympy object): {sorted(CACHE_TOUCHED)[:5]}")
