@@ -285,7 +285,7 @@ def subs(obj: Any, values: Mapping[str, Any]) -> Any:
             r = x.xreplace({k: sympy.Integer(v) if isinstance(v, int) else v for k, v in mp.items()})
             if r.free_symbols:
                 return r
-            r = sympy.simplify(r) if not r.is_Integer else r
+            r = r.doit() if not r.is_Integer else r     # closed: evaluate, no open-ended simplify
             return sympy.Integer(r) if r.is_Integer else r
         return x
 

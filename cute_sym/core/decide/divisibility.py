@@ -19,10 +19,22 @@ def _is_int_poly_term(q: sympy.Expr) -> bool:
     c, m = q.as_coeff_Mul()
     if not c.is_Integer:
         return False
-    if m is sympy.S.One:
-        return True
+    return m is sympy.S.One or _int_product(m)
+
+
+def _int_product(m: sympy.Expr) -> bool:
+    """``m`` is a product of non-negative powers of integer-valued generators, read from its
+    structure: a symbol's own assumption, no query of sympy's assumption system on the
+    product (deducing the facts of each new product costs far more than the question)."""
+    if m.is_Symbol:
+        return m.is_integer is True
     for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex < 0 or base.is_integer is not True:
+        if not ex.is_Integer or ex < 0:
+            return False
+        if base.is_Symbol:
+            if base.is_integer is not True:
+                return False
+        elif base.is_integer is not True:
             return False
     return True
 
@@ -37,7 +49,7 @@ def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:
         if t is sympy.S.Zero:
             continue
         c, m = t.as_coeff_Mul()
-        if not c.is_Integer or m.is_integer is not True:
+        if not c.is_Integer or not _int_product(m):
             return None
         g = math.gcd(g, int(c))
     if g % n == 0:

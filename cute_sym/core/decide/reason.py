@@ -73,8 +73,9 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         r = _verdict(rel, lo, hi)
         if r is not None:
             return r
-    # last resort, small polynomials only: the factored form (e.g. (M-1)*(N-1))
-    if e.is_Add and len(e.args) <= _FACTOR_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
+    # last resort, small polynomials only: measured from the symbols' lower bounds
+    # (s = lo + s', s' >= 0) every coefficient is >= 0, e.g. MN-M-N+1 = M'N' for M, N >= 1
+    if e.is_Add and len(e.args) <= _SHIFT_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
         targets: list[tuple[sympy.Expr, bool]] = []
         if rel == "<":
             targets = [(e - 1, True), (-e, False)]
@@ -83,15 +84,33 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         else:
             targets = [(e - 1, rel == "!="), (-e - 1, rel == "!=")]
         for t, answer in targets:
-            f = sympy.factor(t)
-            if f != t and not f.is_Add:
-                flo = _bounds(f)[0]
-                if flo is not None and flo >= 0:
-                    return answer
+            if _shifted_nonneg(t):
+                return answer
     return None
 
 
-_FACTOR_MAX_TERMS = 6
+_SHIFT_MAX_TERMS = 6
+
+
+def _shifted_nonneg(t: sympy.Expr) -> bool:
+    """``t >= 0`` because, with every symbol written as its lower bound plus a
+    non-negative symbol, the polynomial has no negative coefficient (a sufficient,
+    structural test: one expand of a small polynomial, no factoring)."""
+    sub: dict[Any, Any] = {}
+    for s in t.free_symbols:
+        lo = _bounds(s)[0]
+        if lo is None or lo < 0:
+            return False
+        if lo != 0:
+            sub[s] = s + lo
+    p = sympy.expand(t.xreplace(sub)) if sub else t
+    for mono, coeff in p.as_coefficients_dict().items():
+        if not coeff.is_Number or coeff < 0:
+            return False
+        for base, ex in mono.as_powers_dict().items():
+            if not (ex.is_Integer and ex > 0) and base is not sympy.S.One:
+                return False
+    return True
 
 
 def _nonlinear(e: sympy.Expr) -> bool:
