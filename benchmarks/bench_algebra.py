@@ -408,7 +408,10 @@ class Call:
 
 def clear_caches(cold_sympy: bool = False) -> None:
     from cute_sym.core import decide
-    decide.clear_caches()
+    try:
+        decide.clear_caches(symbols=cold_sympy)
+    except TypeError:       # an older cute_sym
+        decide.clear_caches()
     if cold_sympy:
         from sympy.core.cache import clear_cache
         clear_cache()

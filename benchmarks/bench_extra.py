@@ -124,7 +124,7 @@ def tiling_calls(cs: Any, pycute: Any) -> list[tuple[str, Callable[[], Any], Opt
 
 def _clear(cold: bool) -> None:
     from cute_sym.core import decide
-    decide.clear_caches()
+    decide.clear_caches(symbols=cold)
     if cold:
         from sympy.core.cache import clear_cache
         clear_cache()

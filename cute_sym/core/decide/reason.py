@@ -328,7 +328,6 @@ def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], t
 def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:
     """Rewrite symbols with divisibility facts as multiples of fresh symbols, and
     symbols with bound facts as fresh symbols carrying those bounds."""
-    from ..symbolic import _Fresh
     sub: dict[Any, Any] = {}
     divisors: dict[Any, int] = {}
     lows: dict[Any, int] = {}
@@ -395,9 +394,9 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
         else:
             sign = "any"
         if d > 1:
-            sub[s] = d * _Fresh(f"{s.name}_{d}", 1, lo, hi, **_sign_assumptions(sign))
+            sub[s] = d * _fresh(f"{s.name}_{d}", lo, hi, sign)
         elif (lo, hi) != symbol_facts(s)[1:] or sign == "positive" and not s.is_positive:
-            sub[s] = _Fresh(s.name, 1, lo, hi, **_sign_assumptions(sign))
+            sub[s] = _fresh(s.name, lo, hi, sign)
     if sub and ge0:
         items = tuple(sorted(sub.items(), key=lambda kv: str(kv[0])))
         ge0 = [_rewrite_fact(g, items) for g in ge0]
@@ -449,6 +448,14 @@ def _minmax(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
         else:
             i += 1
     return keep[0] if len(keep) == 1 else f(*keep, evaluate=False)
+
+
+@lru_cache(maxsize=4096)
+def _fresh(name: str, lo: Optional[int], hi: Optional[int], sign: str) -> Any:
+    """The fresh symbol for these facts: one object per facts, so sympy's own cache and the
+    assumptions it deduced for the symbol serve every later question about it."""
+    from ..symbolic import _Fresh
+    return _Fresh(name, 1, lo, hi, **_sign_assumptions(sign))
 
 
 def _sign_assumptions(sign: str) -> dict[str, bool]:
