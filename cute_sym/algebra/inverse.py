@@ -46,19 +46,25 @@ def right_inverse(layout: Any) -> Any:
     nxt: IntLike = 1
     while True:
         found = -1
+        # the same formula first (the usual case, no reasoning), then a proved equality
         for j, d in enumerate(fd):
-            if j in seq:
-                continue
-            if (d == nxt) if (type(d) is int and type(nxt) is int) else _eq_proved(d, nxt):
+            if d == nxt and j not in seq:
                 found = j
                 break
+        else:
+            for j, d in enumerate(fd):
+                if j in seq or (type(d) is int and type(nxt) is int):
+                    continue
+                if _eq_proved(d, nxt):
+                    found = j
+                    break
         if found < 0:
             break
         seq.append(found)
-        ns = _mul(fs[found], fd[found])
-        if _eq_proved(ns, nxt):
+        # s*d == d (the chain stops) exactly when s == 1 or d == 0
+        if _eq_proved(fs[found], 1) or _is0(fd[found]):
             break
-        nxt = ns
+        nxt = _mul(fs[found], fd[found])
     if not seq:
         return _mk(1, 0)
     rstride = compact_major(tuple(fs))

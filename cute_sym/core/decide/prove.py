@@ -10,7 +10,7 @@ else:
     from ..lazy import sympy
 
 from ..errors import LayoutError
-from ..integers import IntLike
+from ..integers import IntLike, symbol_facts
 from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
@@ -38,7 +38,46 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     sa, sb = _sym(a), _sym(b)
     if sa.is_Integer and sb.is_Integer:
         return _prove_int(rel, int(sa), int(sb))
-    return _prove_sym(rel, sa, sb, _facts_in_force())
+    facts = _facts_in_force()
+    if rel != "|" and sb.is_Integer and not facts:
+        quick = _quick_vs_int(rel, sa, int(sb))
+        if quick is not None:
+            return quick
+    return _prove_sym(rel, sa, sb, facts)
+
+
+def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
+    """``a rel c`` read off the structure, the cheap checks before any reasoning (no facts in force):
+    a symbol against its own bounds and divisor; a product of positive factors against 0.
+    None: not settled here (the full procedure decides)."""
+    if a.is_Symbol:
+        d, lo, hi = symbol_facts(a)
+        if lo is not None and lo == hi:
+            return _prove_int(rel, lo, c)
+        if rel == "==" or rel == "!=":
+            differ = (lo is not None and c < lo) or (hi is not None and c > hi) or (d > 1 and c % d != 0)
+            return (rel == "!=") if differ else None
+        if lo is not None and _prove_int(rel, lo, c) and (hi is None or _prove_int(rel, hi, c)):
+            return True if rel in (">", ">=") else None
+        return None
+    if c == 0 and _positive(a):
+        return rel in ("!=", ">", ">=")
+    return None
+
+
+def _positive(e: sympy.Expr) -> bool:
+    """A product (or sum) of positive numbers and positive symbols: positive by its shape alone."""
+    if e.is_Symbol:
+        return e.is_positive is True
+    if e.is_Number:
+        return bool(e > 0)
+    if e.is_Mul:
+        return all(_positive(f) for f in e.args)
+    if e.is_Pow:
+        return bool(e.exp.is_Integer) and _positive(e.base)
+    if e.is_Add:
+        return all(_positive(t) for t in e.args)
+    return False
 
 
 @lru_cache(maxsize=16384)
