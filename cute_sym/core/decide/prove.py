@@ -39,11 +39,65 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     if sa.is_Integer and sb.is_Integer:
         return _prove_int(rel, int(sa), int(sb))
     facts = _facts_in_force()
-    if rel != "|" and sb.is_Integer and not facts:
-        quick = _quick_vs_int(rel, sa, int(sb))
+    if rel != "|" and not facts:
+        quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
     return _prove_sym(rel, sa, sb, facts)
+
+
+def _quick_ratio(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
+    """Two positive monomials whose ratio is a number, or a monomial ``c * x**k * ...``
+    (``c >= 1``, positive symbols, positive powers: at least 1): their order, read off
+    the ratio. None when the shapes do not settle it."""
+    if rel not in ("<", "<=", ">", ">=") or not (_monomial_pos(a) and _monomial_pos(b)):
+        return None
+    q = a / b
+    if q.is_Number:
+        return _prove_int_frac(rel, q)
+    if _at_least_one(q):        # a >= b
+        return {"<": False, ">=": True}.get(rel)
+    if _at_least_one(1 / q):    # a <= b
+        return {"<=": True, ">": False}.get(rel)
+    return None
+
+
+def _prove_int_frac(rel: Rel, q: Any) -> bool:
+    """``a rel b`` for ``a = q*b``, ``b > 0``: ``q rel 1``."""
+    if rel == "<":
+        return bool(q < 1)
+    if rel == "<=":
+        return bool(q <= 1)
+    if rel == ">":
+        return bool(q > 1)
+    return bool(q >= 1)
+
+
+def _monomial_pos(e: sympy.Expr) -> bool:
+    """A positive number, a positive symbol, or a product/power of them."""
+    if e.is_Symbol:
+        return e.is_positive is True
+    if e.is_Number:
+        return bool(e > 0)
+    if e.is_Mul:
+        return all(_monomial_pos(f) for f in e.args)
+    if e.is_Pow:
+        return bool(e.exp.is_Integer) and _monomial_pos(e.base)
+    return False
+
+
+def _at_least_one(q: sympy.Expr) -> bool:
+    """``c * s1**k1 * ...`` with ``c >= 1``, positive integer symbols, positive powers: ``q >= 1``."""
+    c, m = q.as_coeff_Mul()
+    if not (c.is_Number and c >= 1):
+        return False
+    for base, ex in m.as_powers_dict().items():
+        if base is sympy.S.One:
+            continue
+        if not (base.is_Symbol and base.is_positive is True and base.is_integer is True
+                and ex.is_Integer and ex > 0):
+            return False
+    return True
 
 
 def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
