@@ -38,6 +38,8 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     sa, sb = _sym(a), _sym(b)
     if sa.is_Integer and sb.is_Integer:
         return _prove_int(rel, int(sa), int(sb))
+    if sa == sb:        # the same formula: no reasoning needed
+        return rel in ("==", "<=", ">=", "|")
     facts = _facts_in_force()
     if rel != "|" and not facts:
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
@@ -47,57 +49,66 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
 
 
 def _quick_ratio(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
-    """Two positive monomials whose ratio is a number, or a monomial ``c * x**k * ...``
-    (``c >= 1``, positive symbols, positive powers: at least 1): their order, read off
-    the ratio. None when the shapes do not settle it."""
-    if rel not in ("<", "<=", ">", ">=") or not (_monomial_pos(a) and _monomial_pos(b)):
+    """Two positive monomials: their order (and whether they differ) read off the ratio
+    ``a/b = c * x**k * ...``, in plain ints: when every power is >= 0, ``a/b`` is at least
+    its value with each symbol at its least value (likewise ``b/a``). None when the shapes
+    do not settle it."""
+    pa = _powers(a)
+    pb = _powers(b) if pa is not None else None
+    if pa is None or pb is None:
         return None
-    q = a / b
-    if q.is_Number:
-        return _prove_int_frac(rel, q)
-    if _at_least_one(q):        # a >= b
-        return {"<": False, ">=": True}.get(rel)
-    if _at_least_one(1 / q):    # a <= b
-        return {"<=": True, ">": False}.get(rel)
+    diff = dict(pa[2])
+    for g, k in pb[2].items():
+        diff[g] = diff.get(g, 0) - k
+    up = all(k >= 0 for k in diff.values())
+    down = all(k <= 0 for k in diff.values())
+    for ok, num, den, flip in ((up, pa[0] * pb[1], pa[1] * pb[0], False), (down, pb[0] * pa[1], pb[1] * pa[0], True)):
+        if not ok:
+            continue
+        for g, k in diff.items():
+            if k:
+                d, lo, _ = symbol_facts(g)
+                num *= max(d, lo or 1) ** abs(k)
+        if num < den:
+            continue
+        strict = num > den      # ratio >= num/den >= 1: a >= b (a <= b when flipped); a > b when > 1
+        if rel in ("==", "!="):
+            return (rel == "!=") if strict else None
+        rr = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[rel] if flip else rel
+        if rr == ">=":
+            return True
+        if rr == "<":
+            return False
+        return (rr == ">") if strict else None
     return None
+
+
+def _powers(e: sympy.Expr) -> Optional[tuple[int, int, dict[Any, int]]]:
+    """``c * s1**k1 * ...`` as ``(num, den, {symbol: power})``: ``c > 0`` rational, positive
+    integer symbols, positive integer powers; None for any other shape."""
+    c, m = e.as_coeff_Mul()
+    if not c.is_Rational or c.p <= 0:
+        return None
+    out: dict[Any, int] = {}
+    if m is not sympy.S.One:
+        for base, ex in (((m, sympy.S.One),) if m.is_Symbol else m.as_powers_dict().items()):
+            if not (base.is_Symbol and ex.is_Integer and ex.p > 0 and base.is_positive is True
+                    and base.is_integer is True):
+                return None
+            out[base] = int(ex.p)
+    return int(c.p), int(c.q), out
 
 
 def _prove_int_frac(rel: Rel, q: Any) -> bool:
     """``a rel b`` for ``a = q*b``, ``b > 0``: ``q rel 1``."""
+    n, d = int(q.p), int(q.q)
     if rel == "<":
-        return bool(q < 1)
+        return n < d
     if rel == "<=":
-        return bool(q <= 1)
+        return n <= d
     if rel == ">":
-        return bool(q > 1)
-    return bool(q >= 1)
-
-
-def _monomial_pos(e: sympy.Expr) -> bool:
-    """A positive number, a positive symbol, or a product/power of them."""
-    if e.is_Symbol:
-        return e.is_positive is True
-    if e.is_Number:
-        return bool(e > 0)
-    if e.is_Mul:
-        return all(_monomial_pos(f) for f in e.args)
-    if e.is_Pow:
-        return bool(e.exp.is_Integer) and _monomial_pos(e.base)
-    return False
-
-
-def _at_least_one(q: sympy.Expr) -> bool:
-    """``c * s1**k1 * ...`` with ``c >= 1``, positive integer symbols, positive powers: ``q >= 1``."""
-    c, m = q.as_coeff_Mul()
-    if not (c.is_Number and c >= 1):
-        return False
-    for base, ex in m.as_powers_dict().items():
-        if base is sympy.S.One:
-            continue
-        if not (base.is_Symbol and base.is_positive is True and base.is_integer is True
-                and ex.is_Integer and ex > 0):
-            return False
-    return True
+        return n > d
+    return n >= d
 
 
 def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
@@ -111,12 +122,41 @@ def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
         if rel == "==" or rel == "!=":
             differ = (lo is not None and c < lo) or (hi is not None and c > hi) or (d > 1 and c % d != 0)
             return (rel == "!=") if differ else None
-        if lo is not None and _prove_int(rel, lo, c) and (hi is None or _prove_int(rel, hi, c)):
-            return True if rel in (">", ">=") else None
-        return None
+        if a.is_positive is True and d > 1 and (lo is None or lo < d):
+            lo = d      # a positive multiple of d
+        return _interval(rel, lo, hi, c)
     if c == 0 and _positive(a):
         return rel in ("!=", ">", ">=")
+    mlo = _monomial_lo(a)
+    if mlo is not None and mlo[0] > c * mlo[1]:     # a >= lo > c (no upper bound is read here)
+        return rel in ("!=", ">", ">=")
     return None
+
+
+def _interval(rel: Rel, lo: Optional[int], hi: Optional[int], c: int) -> Optional[bool]:
+    """``x rel c`` for every ``x`` in ``[lo, hi]`` (None: unbounded on that side)."""
+    if rel == "<":
+        return True if hi is not None and hi < c else (False if lo is not None and lo >= c else None)
+    if rel == "<=":
+        return True if hi is not None and hi <= c else (False if lo is not None and lo > c else None)
+    if rel == ">":
+        return True if lo is not None and lo > c else (False if hi is not None and hi <= c else None)
+    if rel == ">=":
+        return True if lo is not None and lo >= c else (False if hi is not None and hi < c else None)
+    return None
+
+
+def _monomial_lo(e: sympy.Expr) -> Optional[tuple[int, int]]:
+    """A lower bound ``num/den`` of a positive monomial (see :func:`_powers`): each symbol at
+    its least value from its bounds and divisor."""
+    p = _powers(e)
+    if p is None:
+        return None
+    num = p[0]
+    for g, k in p[2].items():
+        d, lo, _ = symbol_facts(g)
+        num *= max(d, lo or 1) ** k
+    return num, p[1]
 
 
 def _positive(e: sympy.Expr) -> bool:
