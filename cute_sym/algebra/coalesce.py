@@ -138,11 +138,27 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
 
 def _coalesce_ints(s0: tuple[Any, ...], d0: Any) -> Optional[Layout]:
-    """coalesce of a static layout of depth <= 2 in one pass, front to back (None otherwise).
+    """coalesce of a static layout of depth <= 2 in one pass (None otherwise)."""
+    r = _coalesce_int_lists(s0, d0)
+    if r is None:
+        return None
+    rs, rd = r
+    if len(rs) == 1:
+        return _mk(rs[0], rd[0])
+    return _mk(tuple(rs), tuple(rd))
+
+
+def _coalesce_int_lists(s0: Any, d0: Any) -> Optional[tuple[list[int], list[int]]]:
+    """The coalesced modes of a static layout of depth <= 2, front to back, as lists
+    (``[1], [0]`` when every extent is 1); None when a leaf is not static or it is deeper.
 
     Merging ``s_i:d_i`` into the mode before it when ``s*d`` of that mode is
     ``d_i`` gives CuTe's back-to-front answer: the same neighbours merge.
     """
+    if type(s0) is not tuple:
+        if type(s0) is int and type(d0) is int:
+            return ([s0], [d0]) if s0 != 1 else ([1], [0])
+        return None
     rs: list[int] = []
     rd: list[int] = []
     for i in range(len(s0)):
@@ -168,10 +184,8 @@ def _coalesce_ints(s0: tuple[Any, ...], d0: Any) -> Optional[Layout]:
                 rs.append(a)
                 rd.append(b)
     if not rs:
-        return _mk(1, 0)
-    if len(rs) == 1:
-        return _mk(rs[0], rd[0])
-    return _mk(tuple(rs), tuple(rd))
+        return [1], [0]
+    return rs, rd
 
 
 def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool = True,
