@@ -113,9 +113,9 @@ def tiling_calls(cs: Any, pycute: Any) -> list[tuple[str, Callable[[], Any], Opt
         ("composition((M,N):(_1,M), (_4,_8):(_1,_4))",
          lambda: (cs.composition, [P("(M,N):(_1,M)"), P("(_4,_8):(_1,_4)")]),
          py(lambda: (pycute.composition, [L((M, N), (1, M)), L((4, 8), (1, 4))]))),
-        ("composition((M,N):(N,_1), (_128,_64):(_1,_128))",
-         lambda: (cs.composition, [P("(M,N):(N,_1)"), P("(_128,_64):(_1,_128)")]),
-         py(lambda: (pycute.composition, [L((M, N), (N, 1)), L((128, 64), (1, 128))]))),
+        ("zipped_divide((M,K):(K,_1), (_128,_32))",
+         lambda: (cs.zipped_divide, [P("(M,K):(K,_1)"), P("(_128,_32)")]),
+         py(lambda: (pycute.zipped_divide, [L((M, K), (K, 1)), (L(128), L(32))]))),
         ("logical_product((_4,_8):(_1,_4), (M,N):(_1,M))",
          lambda: (cs.logical_product, [P("(_4,_8):(_1,_4)"), P("(M,N):(_1,M)")]),
          py(lambda: (pycute.logical_product, [L((4, 8), (1, 4)), L((M, N), (1, M))]))),
@@ -203,7 +203,8 @@ def rank_report(cs: Any, rounds: int, max_rank: int = 8) -> dict[str, Any]:
     ]
     out: dict[str, Any] = {}
     print(f"\nrank scaling: op on (S1..Sr):(_1,S1,S1*S2,..), Si = Dyn(divisible_by=4); median warm CPU us per call")
-    print(f"  {'op':<16}" + "".join(f"{'r=' + str(r):>8}" for r in range(1, max_rank + 1)) + "   t(8)/t(1)")
+    print(f"  {'op':<16}" + "".join(f"{'r=' + str(r):>8}" for r in range(1, max_rank + 1))
+          + "   t(8)/t(4)  (2 when linear, 4 when quadratic)")
     for name, fn in ops:
         row = []
         for r in range(1, max_rank + 1):
@@ -212,6 +213,7 @@ def rank_report(cs: Any, rounds: int, max_rank: int = 8) -> dict[str, Any]:
             row.append(t)
         out[name] = row
         cells = "".join(f"{'-' if t is None else f'{t / 1000:.0f}':>8}" for t in row)
-        ratio = f"{row[-1] / row[0]:.1f}x" if row[0] and row[-1] else "-"
+        half = row[max_rank // 2 - 1]
+        ratio = f"{row[-1] / half:.1f}" if half and row[-1] else "-"
         print(f"  {name:<16}{cells}   {ratio}")
     return out
