@@ -172,7 +172,7 @@ def _values(sym: sympy.Symbol) -> list[int]:
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=0, max_size=3),
        st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=0, max_size=3),
-       st.integers(1, 6), st.integers(1, 6), st.sampled_from(["==", "!=", "<", "<=", ">", ">="]))
+       st.integers(1, 6), st.integers(1, 6), st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "|"]))
 def test_quick_checks_are_sound(ma: list[tuple[int, int]], mb: list[tuple[int, int]], ca: int, cb: int, rel: str) -> None:
     from cute_sym.core.decide.base import _prove_int
     from cute_sym.core.decide.prove import _prove_sym
@@ -198,3 +198,10 @@ def test_quick_checks_symbol_against_integer() -> None:
     M, N = Dyn("M", divisible_by=4), Dyn("N")
     assert cs.prove("<", M * N, M) is False and cs.prove(">=", 2 * M * N, M) is True
     assert cs.prove("==", M * N, M) is None and cs.prove("!=", M * M, M) is True
+
+
+def test_quick_divisibility_from_the_symbols_divisors() -> None:
+    M, N = Dyn("M", divisible_by=128), Dyn("N", divisible_by=6)
+    assert cs.prove("|", 128, M) is True and cs.prove("|", 256, 2 * M * N) is True
+    assert cs.prove("|", 12, M * N) is True and cs.prove("|", 9, M * N) is None
+    assert cs.prove("|", 256, M) is None

@@ -41,11 +41,34 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     facts = _facts_in_force()
-    if rel != "|" and not facts:
+    if rel == "|":
+        if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
+            return True     # holds whatever the facts in force
+    elif not facts:
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
     return _prove_sym(rel, sa, sb, facts)
+
+
+def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
+    """``n | b`` for ``b = c * s1**k1 * ...`` (integer ``c``, integer symbols, positive powers):
+    ``n`` divides ``c`` times the divisors the symbols carry. A sufficient test, from the structure."""
+    if n == 0:
+        return False
+    c, m = b.as_coeff_Mul()
+    if not c.is_Integer:
+        return False
+    v = int(c)
+    if v % n == 0:
+        return True
+    if m is sympy.S.One:
+        return False
+    for base, ex in (((m, sympy.S.One),) if m.is_Symbol else m.as_powers_dict().items()):
+        if not (base.is_Symbol and base.is_integer is True and ex.is_Integer and ex.p > 0):
+            return False
+        v *= symbol_facts(base)[0] ** int(ex.p)
+    return v % n == 0
 
 
 def _quick_ratio(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
