@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import sympy
@@ -55,6 +55,8 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
         sb = sympy.sympify(b)
+        if sb.is_Number and type(a) is not int and _symbol_monomial(a):
+            return norm(a / sb)     # a product of symbols over a number: already in canonical form
         if decide.is_big(a, sb) or not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
             # exact; cancel() over floors and mins costs seconds and gains little
             return norm(sympy.sympify(a) / sb)
@@ -75,6 +77,18 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     # at least one negative: truncation toward zero
     q = sympy.floor(sabs(a) / sympy.sympify(sabs(b)))
     return norm(q if (a_nonneg == b_pos) else -q)
+
+
+def _symbol_monomial(a: Any) -> bool:
+    """``c * s1**k1 * ...``: symbols and numbers only (``expand`` would not change it)."""
+    if a.is_Symbol:
+        return True
+    if not a.is_Mul:
+        return False
+    for f in a.args:
+        if not (f.is_Symbol or f.is_Number or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer)):
+            return False
+    return True
 
 
 def cmod(a: IntLike, b: IntLike) -> IntLike:
