@@ -205,3 +205,10 @@ def test_quick_divisibility_from_the_symbols_divisors() -> None:
     assert cs.prove("|", 128, M) is True and cs.prove("|", 256, 2 * M * N) is True
     assert cs.prove("|", 12, M * N) is True and cs.prove("|", 9, M * N) is None
     assert cs.prove("|", 256, M) is None
+
+
+def test_quick_divisibility_between_monomials() -> None:
+    M, N = Dyn("M", divisible_by=4), Dyn("N")
+    assert cs.prove("|", M, M * N) is True and cs.prove("|", 2 * M, M * M) is True
+    assert cs.prove("|", 8 * M, M * M * N) is None
+    assert cs.prove("|", M * N, 3 * M * N) is True

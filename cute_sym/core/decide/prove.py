@@ -44,11 +44,33 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     if rel == "|":
         if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
             return True     # holds whatever the facts in force
+        if not sa.is_Number and _monomial_divides(sa, sb):
+            return True
     elif not facts:
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
     return _prove_sym(rel, sa, sb, facts)
+
+
+def _monomial_divides(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """``a | b`` for positive monomials: every power of ``a`` is in ``b`` and what is left,
+    with each symbol at a multiple of its divisor, is an integer. A sufficient test."""
+    pa = _powers(a)
+    pb = _powers(b) if pa is not None else None
+    if pa is None or pb is None:
+        return False
+    have = dict(pb[2])
+    num, den = pb[0] * pa[1], pb[1] * pa[0]
+    for g, k in pa[2]:
+        left = have.get(g, 0) - k
+        if left < 0:
+            return False
+        have[g] = left
+    for g, k in have.items():
+        if k:
+            num *= symbol_facts(g)[0] ** k
+    return num % den == 0
 
 
 def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
@@ -81,7 +103,7 @@ def _quick_ratio(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
     if pa is None or pb is None:
         return None
     diff = dict(pa[2])
-    for g, k in pb[2].items():
+    for g, k in pb[2]:
         diff[g] = diff.get(g, 0) - k
     up = all(k >= 0 for k in diff.values())
     down = all(k <= 0 for k in diff.values())
@@ -106,20 +128,22 @@ def _quick_ratio(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
     return None
 
 
-def _powers(e: sympy.Expr) -> Optional[tuple[int, int, dict[Any, int]]]:
-    """``c * s1**k1 * ...`` as ``(num, den, {symbol: power})``: ``c > 0`` rational, positive
-    integer symbols, positive integer powers; None for any other shape."""
+@lru_cache(maxsize=16384)
+def _powers(e: sympy.Expr) -> Optional[tuple[int, int, tuple[tuple[Any, int], ...]]]:
+    """``c * s1**k1 * ...`` as ``(num, den, ((symbol, power), ...))``: ``c > 0`` rational,
+    positive integer symbols, positive integer powers; None for any other shape.
+    Memoised: an operation asks about the same strides again and again."""
     c, m = e.as_coeff_Mul()
     if not c.is_Rational or c.p <= 0:
         return None
-    out: dict[Any, int] = {}
+    out: list[tuple[Any, int]] = []
     if m is not sympy.S.One:
         for base, ex in (((m, sympy.S.One),) if m.is_Symbol else m.as_powers_dict().items()):
             if not (base.is_Symbol and ex.is_Integer and ex.p > 0 and base.is_positive is True
                     and base.is_integer is True):
                 return None
-            out[base] = int(ex.p)
-    return int(c.p), int(c.q), out
+            out.append((base, int(ex.p)))
+    return int(c.p), int(c.q), tuple(out)
 
 
 def _prove_int_frac(rel: Rel, q: Any) -> bool:
@@ -176,7 +200,7 @@ def _monomial_lo(e: sympy.Expr) -> Optional[tuple[int, int]]:
     if p is None:
         return None
     num = p[0]
-    for g, k in p[2].items():
+    for g, k in p[2]:
         d, lo, _ = symbol_facts(g)
         num *= max(d, lo or 1) ** k
     return num, p[1]
