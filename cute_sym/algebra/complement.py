@@ -37,6 +37,13 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
         cotarget = unwrap(cotarget)
+    elif cotarget is None or cotarget >= 0:
+        ils = _int_leaves(layout._shape)
+        ild = _int_leaves(layout._stride) if ils is not None else None
+        if ils is not None and ild is not None:
+            quick = _complement_ints(layout, ils, ild, cotarget, False)
+            if quick is not None:
+                return quick
     fast = _complement_static(layout, cotarget)
     if fast is not None:
         return fast
