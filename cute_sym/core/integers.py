@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, Optional, Union
 
-from typing_extensions import TypeAlias, TypeGuard
+from typing import TypeAlias, TypeGuard
 
 from .errors import LayoutError
 from .lazy import is_basic, is_expr

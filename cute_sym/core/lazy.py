@@ -17,7 +17,7 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import TypeGuard
+from typing import TypeGuard
 
 if TYPE_CHECKING:
     import sympy as _sympy

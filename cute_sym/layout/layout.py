@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import sympy
 else:
     from ..core.lazy import sympy
-from typing_extensions import TypeAlias
+from typing import TypeAlias
 
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import (

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 if TYPE_CHECKING:
+    from fractions import Fraction  # imported where used: it pulls in decimal
+
     import sympy
 else:
     from ..lazy import sympy
@@ -106,6 +107,7 @@ class _NotANumber(Exception):
 
 def _num(e: Any, values: dict[str, int]) -> Fraction:
     """Exact value of an expression for the symbol values (by name); ``_NotANumber`` when undefined."""
+    from fractions import Fraction
     if e.is_Integer:
         return Fraction(int(e))
     if e.is_Rational:

@@ -7,7 +7,7 @@ if TYPE_CHECKING:
     import sympy
 else:
     from ..lazy import sympy
-from typing_extensions import TypeAlias
+from typing import TypeAlias
 
 from ..integers import IntLike
 from ..lazy import is_basic, is_expr
