@@ -68,10 +68,16 @@ def _entry(f: _Callable[..., _Any], convert: bool) -> _Any:
            f"    try:\n        return {call}\n"
            f"    except Exception as __e:\n"
            f"        if __is_misuse(__e):\n"
-           f"            raise __misuse(__f, ({', '.join(names)}{',' if names else ''}), __e) from __e\n"
+           f"            raise __misuse(__f, __given(({', '.join(names)}{',' if names else ''})), __e) from __e\n"
            f"        raise\n")
+    def given(args: tuple[_Any, ...]) -> tuple[_Any, ...]:
+        # the arguments as the user gave them (for the message): trailing defaults left out
+        n = len(args)
+        while n > first_default and args[n - 1] is defaults[n - 1 - first_default]:
+            n -= 1
+        return args[:n]
     ns: dict[str, _Any] = {"__f": f, "__d": defaults, "__u": _unwrap, "__w": _wrap,
-                           "__is_misuse": _is_misuse, "__misuse": _misuse}
+                           "__is_misuse": _is_misuse, "__misuse": _misuse, "__given": given}
     exec(src, ns)  # noqa: S102 - the source is built above from f's parameter names only
     return _functools.update_wrapper(ns[f.__name__], f)
 

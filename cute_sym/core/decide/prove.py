@@ -47,6 +47,10 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         if not sa.is_Number and _monomial_divides(sa, sb):
             return True
     elif not facts:
+        if sb.is_Integer and sa.is_Symbol:
+            return _symbol_vs_int(rel, sa, int(sb))       # final: the symbol's facts are all there is
+        if sa.is_Integer and sb.is_Symbol:
+            return _symbol_vs_int(_FLIP[rel], sb, int(sa))
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
@@ -163,21 +167,32 @@ def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
     a symbol against its own bounds and divisor; a product of positive factors against 0.
     None: not settled here (the full procedure decides)."""
     if a.is_Symbol:
-        d, lo, hi = symbol_facts(a)
-        if lo is not None and lo == hi:
-            return _prove_int(rel, lo, c)
-        if rel == "==" or rel == "!=":
-            differ = (lo is not None and c < lo) or (hi is not None and c > hi) or (d > 1 and c % d != 0)
-            return (rel == "!=") if differ else None
-        if a.is_positive is True and d > 1 and (lo is None or lo < d):
-            lo = d      # a positive multiple of d
-        return _interval(rel, lo, hi, c)
+        return _symbol_vs_int(rel, a, c)
     if c == 0 and _positive(a):
         return rel in ("!=", ">", ">=")
     mlo = _monomial_lo(a)
     if mlo is not None and mlo[0] > c * mlo[1]:     # a >= lo > c (no upper bound is read here)
         return rel in ("!=", ">", ">=")
     return None
+
+
+_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _symbol_vs_int(rel: Rel, a: sympy.Symbol, c: int) -> Optional[bool]:
+    """``a rel c`` for a symbol, with no facts in force: its values are the multiples of its
+    divisor in its bounds, all of them possible, so the answer here is final (None: unknown)."""
+    d, lo, hi = symbol_facts(a)
+    if lo is not None:
+        lo = -(-lo // d) * d        # the least multiple of d in range
+    if hi is not None:
+        hi = (hi // d) * d
+    if lo is not None and hi is not None and lo >= hi:
+        return _prove_int(rel, lo, c) if lo == hi else None     # pinned (or no value: leave it)
+    if rel == "==" or rel == "!=":
+        differ = (lo is not None and c < lo) or (hi is not None and c > hi) or c % d != 0
+        return (rel == "!=") if differ else None
+    return _interval(rel, lo, hi, c)
 
 
 def _interval(rel: Rel, lo: Optional[int], hi: Optional[int], c: int) -> Optional[bool]:
