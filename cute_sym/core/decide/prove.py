@@ -47,10 +47,14 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         if not sa.is_Number and _monomial_divides(sa, sb):
             return True
     elif not facts:
-        if sb.is_Integer and sa.is_Symbol:
-            return _symbol_vs_int(rel, sa, int(sb))       # final: the symbol's facts are all there is
-        if sa.is_Integer and sb.is_Symbol:
-            return _symbol_vs_int(_FLIP[rel], sb, int(sa))
+        if sb.is_Integer:
+            k, x = sa.as_coeff_Mul() if sa.is_Mul else (sympy.S.One, sa)
+            if x.is_Symbol and k.is_Integer and k.p > 0:    # final: the symbol's facts are all there is
+                return _scaled_symbol_vs_int(rel, int(k.p), x, int(sb))
+        elif sa.is_Integer:
+            k, x = sb.as_coeff_Mul() if sb.is_Mul else (sympy.S.One, sb)
+            if x.is_Symbol and k.is_Integer and k.p > 0:
+                return _scaled_symbol_vs_int(_FLIP[rel], int(k.p), x, int(sa))
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
@@ -177,6 +181,24 @@ def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
 
 
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _scaled_symbol_vs_int(rel: Rel, k: int, a: sympy.Symbol, c: int) -> Optional[bool]:
+    """``k*a rel c`` for ``k > 0``: ``a`` against ``c/k``, rounded the way the relation needs."""
+    if k == 1:
+        return _symbol_vs_int(rel, a, c)
+    if rel == "==" or rel == "!=":
+        if c % k:
+            return rel == "!="
+        return _symbol_vs_int(rel, a, c // k)
+    up, down = -(-c // k), c // k       # ceil(c/k), floor(c/k)
+    if rel == "<":
+        return _symbol_vs_int("<", a, up)
+    if rel == "<=":
+        return _symbol_vs_int("<=", a, down)
+    if rel == ">":
+        return _symbol_vs_int(">", a, down)
+    return _symbol_vs_int(">=", a, up)
 
 
 def _symbol_vs_int(rel: Rel, a: sympy.Symbol, c: int) -> Optional[bool]:
