@@ -298,7 +298,10 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
             y = x
             if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
                     u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
-                y = x.func(*[sympy.expand(t) for t in x.args])
+                args = [sympy.expand(t) for t in x.args]
+                # Min/Max re-evaluated search their arguments for an order (factor_terms, gcd_terms):
+                # the same value unevaluated is all the expansion needs
+                y = x.func(*args, evaluate=False) if x.func in (sympy.Min, sympy.Max) else x.func(*args)
             if y.is_Atom or _is_poly_node(y):
                 r = y
             else:
