@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Callable, Generic, Hashable, Iterable, Optional, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Optional, Sequence, TypeVar, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core import decide
 from ..core.errors import LayoutError, UndecidableError
