@@ -54,6 +54,25 @@ def test_static_parse_and_operations_do_not_import_sympy() -> None:
     assert _modules_after("\n".join(code)) == []
 
 
+def test_static_tensors_atoms_pictures_and_analyses_do_not_import_sympy() -> None:
+    code = """
+import contextlib, io
+import cute_sym as cs
+T = cs.make_tensor(cs.make_gmem_ptr("T"), cs.parse("(_128,_64):(_64,_1)"))
+cs.local_tile(T, cs.parse("(_32,_32)"), (1, 0)); cs.local_partition(T, cs.parse("(_8,_4):(_4,_1)"), 3)
+str(cs.make_identity_tensor(cs.parse("(_4,_8)")))
+m = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", cs.parse("(_2,_2)"))
+str(m.get_slice(3).partition_A(T)); m.get_layoutC_TV()
+tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint128_t>", "half_t"), cs.parse("(_32,_4):(_1,_32)"),
+                        cs.parse("(_8,_1)"))
+str(tc.get_slice(5).partition_S(cs.local_tile(T, tc.Tiler_MN, (0, 0))))
+with contextlib.redirect_stdout(io.StringIO()):
+    cs.print_latex(cs.parse("Sw<2,0,3> o _0 o (_4,_8):(_8,_1)")); cs.print_latex(m); cs.print_svg(m)
+cs.svg(cs.parse("(_4,_8):(_8,_1)")); cs.html(cs.parse("(_4,_8):(_8,_1)"))
+"""
+    assert _modules_after(code) == []
+
+
 def test_static_cli_job_does_not_import_sympy() -> None:
     code = ("import contextlib, io\nfrom cute_sym.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
