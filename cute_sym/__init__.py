@@ -9,14 +9,13 @@ _32
 from __future__ import annotations
 
 import functools as _functools
-from typing import Any as _Any, Callable as _Callable, TypeVar as _TypeVar
-
-from sympy import SympifyError as _SympifyError
+import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any, Callable as _Callable, TypeVar as _TypeVar
 
 from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
-from .core.integers import Dyn, DynSymbol, Int, IntLike, is_static
+from .core.integers import Dyn, Int, IntLike, is_static
 from .core.decide import assume, collect_guards, prove
 from .core.int_tuple import IntTuple, StaticInt, Tup, _, wrap as _wrap, unwrap as _unwrap
 from .core import int_tuple as _it
@@ -27,10 +26,12 @@ from .layout.layout import Layout, LayoutLeft, LayoutRight, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .notation.notation import parse, subs as _subs, to_str as _to_str
 from .views.table import layout_table as _layout_table, print_layout as _print_layout
-from .codegen.expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
-from .core.integers import IMod
-from .codegen.emit import emit as _emit
-from .codegen.evaluate import evaluate as _evaluate
+
+if _TYPE_CHECKING:
+    from .core.symbolic import DynSymbol, IMod
+    from .codegen.expr import index_expr as _index_expr, coord_expr as _coord_expr, FloorDiv
+    from .codegen.emit import emit as _emit
+    from .codegen.evaluate import evaluate as _evaluate
 
 __version__ = "0.1.0"
 
@@ -38,7 +39,12 @@ _F = _TypeVar("_F", bound=_Callable[..., _Any])
 
 
 # What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
-_MISUSE = (AttributeError, TypeError, ZeroDivisionError, RecursionError, IndexError, KeyError, _SympifyError)
+_MISUSE = (AttributeError, TypeError, ZeroDivisionError, RecursionError, IndexError, KeyError)
+
+
+def _is_misuse(e: BaseException) -> bool:
+    # sympy's SympifyError too, without importing sympy to name it
+    return isinstance(e, _MISUSE) or ("sympy" in _sys.modules and isinstance(e, _sys.modules["sympy"].SympifyError))
 
 
 def _misuse(f: _Callable[..., _Any], args: tuple[_Any, ...], e: BaseException) -> LayoutError:
@@ -46,25 +52,67 @@ def _misuse(f: _Callable[..., _Any], args: tuple[_Any, ...], e: BaseException) -
     return LayoutError(f"{f.__name__}({shown}): invalid arguments ({type(e).__name__}: {e})")
 
 
+def _entry(f: _Callable[..., _Any], convert: bool) -> _Any:
+    """The wrapper for ``f``, written with ``f``'s own parameters: a call costs one plain frame
+    (no ``*args`` packing); ``None`` when ``f`` takes ``*args``/``**kw``/keyword-only arguments."""
+    code = f.__code__
+    if code.co_flags & 0x0C or code.co_kwonlyargcount:
+        return None
+    names = code.co_varnames[:code.co_argcount]
+    defaults = f.__defaults__ or ()
+    first_default = len(names) - len(defaults)
+    params = ", ".join(n if i < first_default else f"{n}=__d[{i - first_default}]" for i, n in enumerate(names))
+    passed = ", ".join(f"__u({n})" if convert else n for n in names)
+    call = f"__w(__f({passed}))" if convert else f"__f({passed})"
+    src = (f"def {f.__name__}({params}):\n"
+           f"    try:\n        return {call}\n"
+           f"    except Exception as __e:\n"
+           f"        if __is_misuse(__e):\n"
+           f"            raise __misuse(__f, __given(({', '.join(names)}{',' if names else ''})), __e) from __e\n"
+           f"        raise\n")
+    def given(args: tuple[_Any, ...]) -> tuple[_Any, ...]:
+        # the arguments as the user gave them (for the message): trailing defaults left out
+        n = len(args)
+        while n > first_default and args[n - 1] is defaults[n - 1 - first_default]:
+            n -= 1
+        return args[:n]
+    ns: dict[str, _Any] = {"__f": f, "__d": defaults, "__u": _unwrap, "__w": _wrap,
+                           "__is_misuse": _is_misuse, "__misuse": _misuse, "__given": given}
+    exec(src, ns)  # noqa: S102 - the source is built above from f's parameter names only
+    return _functools.update_wrapper(ns[f.__name__], f)
+
+
 def _public(f: _F) -> _F:
     """User-facing entry: plain ints/tuples in, CuTe-printing ints/tuples out; a misuse is a LayoutError."""
+    fast = _entry(f, True)
+    if fast is not None:
+        return fast  # type: ignore[no-any-return]
+
     @_functools.wraps(f)
     def entry(*args: _Any, **kw: _Any) -> _Any:
         try:
             return _wrap(f(*[_unwrap(a) for a in args], **kw))
-        except _MISUSE as e:
-            raise _misuse(f, args, e) from e
+        except Exception as e:
+            if _is_misuse(e):
+                raise _misuse(f, args, e) from e
+            raise
     return entry  # type: ignore[return-value]
 
 
 def _checked(f: _F) -> _F:
     """A misuse (a wrong kind of argument) is a LayoutError, not an error from deep inside."""
+    fast = _entry(f, False)
+    if fast is not None:
+        return fast  # type: ignore[no-any-return]
+
     @_functools.wraps(f)
     def entry(*args: _Any, **kw: _Any) -> _Any:
         try:
             return f(*args, **kw)
-        except _MISUSE as e:
-            raise _misuse(f, args, e) from e
+        except Exception as e:
+            if _is_misuse(e):
+                raise _misuse(f, args, e) from e
+            raise
     return entry  # type: ignore[return-value]
 
 
@@ -132,10 +180,32 @@ subs = _checked(_subs)
 to_str = _checked(_to_str)
 layout_table = _checked(_layout_table)
 print_layout = _checked(_print_layout)
-index_expr = _checked(_index_expr)
-coord_expr = _checked(_coord_expr)
-emit = _checked(_emit)
-evaluate = _checked(_evaluate)
+if _TYPE_CHECKING:
+    index_expr = _checked(_index_expr)
+    coord_expr = _checked(_coord_expr)
+    emit = _checked(_emit)
+    evaluate = _checked(_evaluate)
+
+
+def __getattr__(name: str) -> _Any:
+    # The sympy-backed parts load on first use: `import cute_sym` and static work never import sympy.
+    if name in ("DynSymbol", "IMod"):
+        from .core import symbolic
+        value = getattr(symbolic, name)
+    elif name in ("index_expr", "coord_expr", "FloorDiv"):
+        from .codegen import expr
+        value = getattr(expr, name)
+        value = value if name == "FloorDiv" else _checked(value)
+    elif name == "emit":
+        from .codegen.emit import emit as value
+        value = _checked(value)
+    elif name == "evaluate":
+        from .codegen.evaluate import evaluate as value
+        value = _checked(value)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 # tensors: scaled bases, engines, partitions; the algebra's entry points also take tensors and basis layouts
 from . import tensor as _tensor
@@ -216,3 +286,21 @@ __all__ += [
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
     "make_tiled_copy_C_atom", "make_cotiled_copy",
 ]
+
+# Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.
+# The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
+from . import views as _views
+from .views import notebook as _notebook
+
+latex = _checked(_views.latex)
+latex_tv = _checked(_views.latex_tv)
+svg = _checked(_views.svg)
+svg_tv = _checked(_views.svg_tv)
+html = _checked(_views.html)
+html_tv = _checked(_views.html_tv)
+print_latex = _checked(_views.print_latex)
+print_latex_tv = _checked(_views.print_latex_tv)
+print_svg = _checked(_views.print_svg)
+_notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, TiledCopy)
+
+__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]

@@ -438,6 +438,92 @@ def check_downcast_upcast(L: Layout, n: int, D: Layout) -> None:
     assert_same_function(L, U, f"upcast(downcast({L},{n}),{n})")
 
 
+# ---------------------------------------------------------------- swizzled (composed) forms
+def _parts(X: Any) -> tuple[Any, int, Any]:
+    """``(outer, offset, inner)``: ``X(i) == outer(offset + inner(i))`` (a plain layout: identity, 0)."""
+    if isinstance(X, cs.ComposedLayout):
+        return X.layout_a, leaf_int(X.offset), X.layout_b
+    return (lambda x: x), 0, X
+
+
+def check_upcast(A: Any, n: int, R: Any) -> None:
+    """upcast of a plain or swizzled layout: congruent inner layouts, and for every
+    coordinate ``c`` of ``R``, ``R(c) * n == A(c')`` where ``c'`` scales the coordinate of
+    each mode whose stride is below ``n`` by ``n / |stride|`` (the vector it starts)."""
+    oa, offa, ia = _parts(A)
+    orr, offr, ir = _parts(R)
+    fs, fd = [leaf_int(x) for x in cs.flatten(ia.shape)], [leaf_int(x) for x in cs.flatten(ia.stride)]
+    rs, rd = [leaf_int(x) for x in cs.flatten(ir.shape)], [leaf_int(x) for x in cs.flatten(ir.stride)]
+    assert len(rs) == len(fs), f"upcast({A}, {n}) = {R}: not congruent"
+    q = [n // abs(d) if 0 < abs(d) < n else 1 for d in fd]
+    for c in itertools.product(*[range(x) for x in rs]):
+        a = oa(offa + sum(x * k * d for x, k, d in zip(c, q, fd)))
+        r = orr(offr + sum(x * d for x, d in zip(c, rd)))
+        assert leaf_int(r) * n == leaf_int(a), f"upcast({A}, {n}) = {R} at {c}"
+
+
+def check_downcast(A: Any, n: int, R: Any) -> None:
+    """downcast of a plain or swizzled layout: ``n`` times the elements, and upcasting back
+    by ``n`` gives the function ``A``."""
+    assert nsize(R) == n * nsize(A), f"downcast({A}, {n}) = {R}: size"
+    U = cs.upcast(R, n)
+    for i in range(nsize(A)):
+        assert f(U, i) == f(A, i), f"upcast(downcast({A},{n}),{n}) differs at {i}"
+
+
+def check_max_common_vector_any(A: Any, B: Any, n: int) -> None:
+    """max_common_vector of plain or swizzled layouts: ``A(i) == m`` where ``B(i) == m``, for ``m < N``."""
+    assert n >= 1
+    inv: dict[int, int] = {}
+    for i in range(nsize(B)):
+        inv.setdefault(f(B, i), i)
+    for m in range(n):
+        assert m in inv, f"max_common_vector({A}, {B}) = {n}: {m} is not an offset of B"
+        assert f(A, inv[m]) == m, f"max_common_vector({A}, {B}) = {n}: A differs at {m}"
+
+
+def check_tile_to_shape_any(block: Any, target: tuple[int, ...], R: Any) -> None:
+    """tile_to_shape of a plain or swizzled block: the outer function and offset are kept and
+    the inner layout is tiled (see :func:`check_tile_to_shape`)."""
+    ob, offb, ib = _parts(block)
+    orr, offr, ir = _parts(R)
+    if isinstance(block, cs.ComposedLayout):
+        assert isinstance(R, cs.ComposedLayout) and R.layout_a == block.layout_a and offr == offb
+    check_tile_to_shape(ib, target, ir)
+    for i in range(nsize(ib)):     # the first tile is the block itself
+        assert f(R, idx_of_block(ib, ir, i)) == f(block, i)
+
+
+def idx_of_block(ib: Layout, ir: Layout, i: int) -> int:
+    """Index in ``ir`` (mode ``k`` = (block_k, tiles_k)) of index ``i`` of the block ``ib``."""
+    c = cs.idx2crd(i, ib.shape)
+    c = c if isinstance(c, tuple) else (c,)
+    rank = len(ir.shape) if isinstance(ir.shape, tuple) else 1
+    full = tuple((x, 0) for x in c) + tuple((0, 0) for _ in range(rank - len(c)))
+    return leaf_int(cs.crd2idx(full, ir.shape))
+
+
+def check_logical_product_swizzled(A: Layout, T: Any, R: Any) -> None:
+    """logical_product(layout, Sw o _0 o L): ``R == Sw' o logical_product(A, L)`` for a swizzle
+    ``Sw'`` (pointwise on the inner function); ``R`` is injective when ``A`` and ``T`` are."""
+    _, _, inner = _parts(R)
+    P = cs.logical_product(A, T.layout_b)
+    assert same_function(inner, P), f"logical_product({A}, {T}) = {R}: inner differs"
+    if is_injective(A) and len({f(T, i) for i in range(nsize(T))}) == nsize(T):
+        assert len({f(R, i) for i in range(nsize(R))}) == nsize(R)
+
+
+def swizzled_layouts() -> Iterable[Any]:
+    """Small swizzled layouts Sw<B,M,S> o _0 o L over row- and column-major tiles."""
+    inner = ["(_8,_8):(_8,_1)", "(_8,_8):(_1,_8)", "(_4,_16):(_16,_1)", "(_8,_16):(_16,_1)",
+             "(_16,_8):(_1,_16)", "(_2,_32):(_32,_1)"]
+    for text in inner:
+        L = cs.parse(text)
+        for b, m, sh in ((1, 0, 1), (1, 1, 2), (2, 0, 3), (2, 1, 3), (1, 2, 3), (3, 0, 3), (2, 2, 2)):
+            if m + b + sh <= (nsize(L) - 1).bit_length():
+                yield cs.composition(cs.Swizzle(b, m, sh), L)
+
+
 # ---------------------------------------------------------------- sweeps
 def all_shapes(extents: Sequence[int] = (1, 2, 3, 4), max_rank: int = 2) -> Iterable[tuple[int, ...]]:
     for r in range(1, max_rank + 1):

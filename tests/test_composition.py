@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 import pytest
+import sympy
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import cute_sym as cs
@@ -85,3 +86,18 @@ def test_prop_symbolic_composition(L: Layout, mask: list[bool], rhs: str) -> Non
     B = parse(rhs)
     assume(max(image(B)) < nsize(L))
     _static_vs_symbolic(cs.composition, L, mask, B, compare="by_mode")
+
+
+def test_rhs_stride_of_unknown_sign_names_a_positive_stride() -> None:
+    """A symbolic rhs stride of unknown sign: the fact asked for is ``r > 0`` (not abs/sign
+    formulas carried through the fold); with it, the answer is pointwise."""
+    A = cs.parse("(_4,_8):(_8,_1)")
+    y = sympy.Symbol("y", integer=True)
+    with pytest.raises(cs.UndecidableError, match="y > 0"):
+        cs.composition(A, cs.make_layout(4, y))
+    with cs.collect_guards() as g:
+        R = cs.composition(A, cs.make_layout(4, y))
+    assert "y > 0" in str(g)
+    for v in (1, 2, 8):
+        Rv = cs.subs(R, {"y": v})
+        assert all(int(Rv(i)) == int(A(i * v)) for i in range(4))

@@ -104,3 +104,12 @@ def test_logical_divide_one_mode_by_an_integer_sweep() -> None:
                 general = _composition_cute(A, make_layout(T, _complement(T, s)))
                 assert str(R) == str(general), (s, d, n)
                 check_logical_divide(A, T, R)
+
+
+def test_logical_divide_by_a_printed_static_integer() -> None:
+    """An integer tiler ``_16`` (as the public API prints and reads it) divides like ``16:1``."""
+    for a, n in [("(_4096,_64):(_64,_1)", 16), ("(_4,_8,_1):(_8,_1,_1)", 2), ("(_256,_128):(_1,_256)", 5)]:
+        A = parse(a)
+        R = cs.logical_divide(A, parse(f"_{n}"))
+        assert str(R) == str(cs.logical_divide(A, Layout(n, 1)))
+        check_logical_divide(A, Layout(n, 1), R)

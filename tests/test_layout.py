@@ -45,7 +45,7 @@ def test_queries() -> None:
     L = parse("(_4,(_2,_3)):(_2,(_1,_8))")
     assert cs.size(L) == 24 and cs.rank(L) == 2 and cs.depth(L) == 2
     assert cs.cosize(L) == max(image(L)) + 1
-    assert cs.coshape(L) == (7, 18)
+    assert cs.coshape(L) == cs.cosize(L) == 24   # CuTe: one integer for integer strides
     assert cs.cosize(make_layout((2, 3), (0, 2))) == 5
 
 
@@ -169,3 +169,33 @@ def test_misuse_is_a_layout_error(call: Any) -> None:
     with pytest.raises(cs.LayoutError) as e:      # never AttributeError/TypeError/RecursionError ...
         call()
     assert isinstance(e.value, ValueError) and str(e.value)
+
+
+def test_coshape_is_cute_integer() -> None:
+    """CuTe's coshape of an integer-strided layout is one integer: layout(size-1)+1 on |strides|."""
+    for text in ("(_4,_16,_1,_16,_1):(_1,_4,_64,_64,_1024)", "(_9,_4):(_0,_-4)", "(_64,_2):(_1,_-64)"):
+        L = parse(text)
+        absL = make_layout(L.shape, tuple(abs(int(d)) for d in cs.flatten(L.stride)) if isinstance(L.shape, tuple)
+                           else abs(int(L.stride)))
+        assert cs.coshape(L) == cs.cosize(L) == max(image(absL)) + 1
+
+
+def test_make_layout_like_cute_order() -> None:
+    """Ordered by signed stride, static-0 strides kept, compact on the rest (ties left to right)."""
+    for text, want in [("((_2),_8):((_1),_0)", "((_2),_8):((_1),_0)"), ("(_10,_2):(_1,_0)", "(_10,_2):(_1,_0)"),
+                       ("((_5,_28,_4),((_1)),((_1))):((_-112,_-4,_1),((_-560)),((_560)))",
+                        "((_5,_28,_4),((_1)),((_1))):((_1,_5,_140),((_0)),((_0)))"),
+                       ("(_2,_3):(_4,_4)", "(_2,_3):(_1,_2)")]:
+        L, R = parse(text), cs.make_layout_like(parse(text))
+        assert str(R) == want
+        live = [k for k, (s, d) in enumerate(zip(cs.flatten(L.shape), cs.flatten(L.stride))) if int(d) != 0]
+        sub = make_layout(tuple(int(cs.flatten(R.shape)[k]) for k in live),
+                          tuple(int(cs.flatten(R.stride)[k]) for k in live)) if live else None
+        if sub is not None:
+            assert sorted(image(sub)) == list(range(nsize(sub)))
+
+
+def test_idx2crd_of_static_zero_is_static() -> None:
+    a = Dyn("a")
+    assert str(cs.idx2crd(0, (a, 1, 4))) == "(_0,_0,_0)"
+    assert str(cs.idx2crd(0, ((a, 2), 3))) == "((_0,_0),_0)"

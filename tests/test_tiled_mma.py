@@ -15,6 +15,7 @@ from cute_sym.core.int_tuple import _, leaves
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import Layout, make_layout, size
 from cute_sym.notation import parse, to_str
+from cute_sym.swizzle import Swizzle
 from cute_sym.tensor import make_fragment_like, make_gmem_ptr, make_rmem_ptr, make_smem_ptr, make_tensor
 from cute_sym.tensor.mma import (
     MMA_Atom, TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B, partition_shape_C, tile_shape,
@@ -211,6 +212,10 @@ def test_values_and_printing() -> None:
     assert partition_shape_B(mma, (32, 32)) == (2, 4, 4)
     assert partition_shape_C(mma, (64, 32)) == ((2, 2), 2, 4)
     assert str(mma.permutation_mnk(0)) == "_32" and mma.get_thread_slice(3).thr_vmnk == (3, 0, 0, 0)
+    thr = mma.get_slice(3)       # a ThrMMA is also its TiledMMA, as in CuTe
+    assert thr.get_layoutC_TV() == mma.get_layoutC_TV() and thr.tile_shape() == mma.tile_shape()
+    with pytest.raises(AttributeError):
+        thr.no_such_thing
 
 
 @pytest.mark.parametrize("case", cases("views/tiled_mma"), ids=lambda c: c["id"])
@@ -238,8 +243,31 @@ def test_tensors_in_tensors_out() -> None:
     tid = Dyn("tid", max=127, sign="nonnegative")
     assert str(mma.get_slice(tid).partition_A(gA)) == (
         "gmem_ptr[half_t](A+2*(tid%4)+512*((tid//32)%2)+32*((tid//4)%8)) o ((_2,_2,_2),_4,_2):((_1,_256,_8),_1024,_16)")
-    with pytest.raises(LayoutError, match="not supported"):
-        thr.partition_A(make_tensor(make_smem_ptr("s"), parse("Sw<3,4,3> o _0 o (_128,_32):(_32,_1)")))
+
+
+
+def test_swizzled_tensors() -> None:
+    """Over a swizzled layout the thread's base moves into the layout; every value is the swizzle of
+    the plain layout's."""
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
+    plain = make_tensor(make_smem_ptr("sA", "half_t"), parse("(_128,_32):(_32,_1)"))
+    swz = make_tensor(make_smem_ptr("sA", "half_t"), parse("Sw<3,3,3> o _0 o (_128,_32):(_32,_1)"))
+    sw = Swizzle(3, 3, 3)
+    for t in (0, 5, 77, 127):
+        thr = mma.get_slice(t)
+        a, b = thr.partition_A(swz), thr.partition_A(plain)
+        assert a.engine == swz.engine and str(a.layout).startswith("Sw<3,3,3> o ")
+        assert all(a(v, m, k).offset == sw(b(v, m, k).offset)
+                   for v in range(8) for m in range(4) for k in range(2))
+        assert thr.offset_A(swz) == sw(thr.offset_A(plain))
+    assert mma.thrfrg_A(swz) == make_tensor(swz.engine, mma.thrfrg_A(swz.layout))
+    tid = Dyn("tid", max=127, sign="nonnegative")
+    sym = mma.get_slice(tid).partition_A(swz)
+    for t in (0, 5, 77, 127):   # the base, a formula inside the swizzle, at every thread
+        assert sym.layout.offset.xreplace({tid: sympy.Integer(t)}) == mma.get_slice(t).partition_A(swz).layout.offset
+    with pytest.raises(LayoutError, match="swizzled offset must be a static integer"):
+        mma.get_slice(tid).offset_A(swz)
+    assert mma.get_slice(3).partition_fragment_A(swz).layout == mma.get_slice(3).partition_fragment_A(plain).layout
 
 
 def test_fragments() -> None:

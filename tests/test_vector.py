@@ -50,8 +50,10 @@ def test_recast_layout() -> None:
     assert str(cs.recast_layout(L, 16, 32)) == str(cs.upcast(L, 2))
     assert str(cs.recast_layout(L, 32, 16)) == str(cs.downcast(L, 2))
     assert cs.recast_layout(L, 16, 16) == L
-    with pytest.raises(cs.LayoutError):
-        cs.recast_layout(L, 24, 16)
+    # 24 -> 16 bits is 2/3: CuTe's downcast<3>(upcast<2>(L))
+    assert str(cs.recast_layout(L, 24, 16)) == str(cs.downcast(cs.upcast(L, 2), 3)) == "(_6,_8):(_1,_6)"
+    # a partial vector counts as a whole one there (CuTe's ceil_div): 3 elements of 6 bits
+    assert str(cs.recast_layout(parse("(_3,_2):(_1,_4)"), 6, 4)) == "(_6,_2):(_1,_6)"
 
 
 def test_sweep_max_common() -> None:
@@ -75,3 +77,78 @@ def test_sweep_max_common() -> None:
 def test_prop_filter_and_nullspace(L: Layout) -> None:
     check_filter(L, cs.filter(L))
     check_nullspace(L, cs.nullspace(L))
+
+
+# ---------------------------------------------------------------- swizzled layouts
+def test_sweep_casts_of_swizzled_layouts() -> None:
+    """upcast/downcast/recast of every small swizzled layout, checked pointwise; an upcast
+    past the swizzle's low bit M is refused, naming it."""
+    from postconditions import check_downcast, check_upcast, swizzled_layouts
+    done = refused = 0
+    for C in swizzled_layouts():
+        for n in (2, 4, 8):
+            try:
+                R = cs.upcast(C, n)
+            except cs.LayoutError as e:
+                assert "below log2" in str(e) or "multiple" in str(e) or "shape_div" in str(e), str(e)
+                refused += 1
+                continue
+            check_upcast(C, n, R)
+            assert str(cs.recast_layout(C, 8, 8 * n)) == str(R)
+            done += 1
+        for n in (2, 4):
+            D = cs.downcast(C, n)
+            check_downcast(C, n, D)
+            assert str(cs.recast_layout(C, 8 * n, 8)) == str(D)
+    assert done > 20 and refused > 20
+
+
+def test_casts_of_swizzled_corpus_examples() -> None:
+    from postconditions import check_upcast
+    C = parse("Sw<3,3,3> o _0 o (_16,_64):(_64,_1)")
+    R = cs.upcast(C, 8)
+    assert str(R) == "Sw<3,0,3> o _0 o (_16,_8):(_8,_1)"      # CuTe's answer (fuzz upcast/50005)
+    check_upcast(C, 8, R)
+    with pytest.raises(cs.LayoutError, match="N must be a power of two"):
+        cs.upcast(C, 3)
+    with pytest.raises(cs.LayoutError, match="N must be a power of two"):
+        cs.recast_layout(C, 24, 8)
+    with pytest.raises(cs.LayoutError, match="moves bit 3, below log2\\(16\\)"):
+        cs.upcast(C, 16)
+
+
+def test_sweep_max_common_of_swizzled_layouts() -> None:
+    from postconditions import check_max_common_vector_any, swizzled_layouts
+    n = 0
+    for A in swizzled_layouts():
+        for B in swizzled_layouts():
+            if nsize(A) != nsize(B):
+                continue
+            check_max_common_vector_any(A, B, int(cs.max_common_vector(A, B)))
+            check_max_common_vector_any(A, B.layout_b, int(cs.max_common_vector(A, B.layout_b)))
+            check_max_common_layout(A, B.layout_b, cs.max_common_layout(A, B.layout_b))
+            check_max_common_layout(B.layout_b, A, cs.max_common_layout(B.layout_b, A))
+            n += 1
+    assert n > 100
+
+
+def test_max_common_refusals_name_the_condition() -> None:
+    off = cs.composition(cs.Swizzle(1, 2, 2), cs.make_layout(16))
+    shifted = parse("Sw<1,2,2> o _4 o _16:_1")
+    with pytest.raises(cs.LayoutError, match="offset must be 0"):
+        cs.max_common_vector(shifted, cs.make_layout(16))
+    with pytest.raises(cs.LayoutError, match="two swizzled layouts"):
+        cs.max_common_layout(off, off)
+    # a common run of symbolic length: CuTe keeps its static part (its coalesce merges a static
+    # mode only with static ones): fuzz max_common_layout/50083 with a = 30 answers _16:_1
+    a = cs.Dyn("a")
+    A = cs.make_layout(((16, 1, a), (1, 2, 2)), ((1, 16, 16), (480, 480, 960)))
+    B = parse("(_3,_16):(_1,_3)")
+    with cs.collect_guards() as g:
+        R = cs.max_common_layout(A, B)
+        assert str(R) == "_16:_1" and cs.max_common_vector(A, B) == 16
+    for v in (1, 3, 30):
+        assert g.holds({"a": v})
+        check_max_common_layout(cs.subs(A, {"a": v}), B, R)
+    # a run that starts symbolic: CuTe drops it
+    assert str(cs.max_common_layout(cs.make_layout((a, 4), (1, a)), cs.make_layout((a, 4), (1, a)))) == "_1:_0"

@@ -1,9 +1,13 @@
 """composition: ``R(c) = A(B(c))``, CuTe's composition_impl."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core import decide
 from ..core.errors import DivisibilityError
@@ -24,7 +28,8 @@ def _compose_min(a: IntLike, b: IntLike) -> IntLike:
 
 
 def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
-    """``(abs(r), signum(r))`` of a non-zero rhs stride; of unknown sign, the formulas ``abs(r)``, ``sign(r)``.
+    """``(abs(r), signum(r))`` of a non-zero rhs stride; of unknown sign, the formulas ``abs(r)``,
+    ``sign(r)`` when ``r != 0`` is known, else the fact ``r > 0`` is required.
 
     @pre ``r != 0`` (CuTe divides by it).
     """
@@ -34,9 +39,13 @@ def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
         return r, 1
     if decide.prove("<", r, 0):
         return norm(-r), -1
-    if not decide.require("!=", r, 0, why="composition (the rhs stride divides)"):
-        raise DivisibilityError("composition: division by zero (stride 0)")
-    return sympy.Abs(r), sympy.sign(r)
+    if decide.prove("!=", r, 0) is True:
+        return sympy.Abs(r), sympy.sign(r)
+    # the sign is unknown too: ask for a positive stride (the usual one) rather than carry
+    # abs/sign formulas through the rest of the fold
+    if not decide.require(">", r, 0, why="composition (the rhs stride is positive)"):
+        raise DivisibilityError("composition: division by zero (stride 0)")  # pragma: no cover
+    return r, 1
 
 
 def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tuple[Any, Any]:
@@ -277,7 +286,7 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
                                  keep_rest=False, what="composition")
     if rhs is _:
         return lhs
-    if type(rhs) is int or isinstance(rhs, sympy.Expr):
+    if type(rhs) is int or is_expr(rhs):
         flat = _coalesce_x(lhs)
         return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
     return _composed_dispatch("composition", lhs, rhs)

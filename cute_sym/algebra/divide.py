@@ -1,9 +1,13 @@
 """The divides: logical, zipped, tiled and flat."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core.int_tuple import (
     _, unwrap, zip2_by,
@@ -30,6 +34,8 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     """
     if type(layout) is not Layout:
         return _composed_dispatch("logical_divide", layout, tiler)
+    if type(tiler) is not Layout:
+        tiler = unwrap(tiler)  # a printed static integer (``_32``) is an int here
     tt = type(tiler)
     if tt is int:
         s, d = layout._shape, layout._stride
@@ -39,12 +45,11 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
             return _mk((tiler, 1), (d, 0)) if q == 1 else _mk((tiler, q), (d, tiler * d))
         tiler = _mk(tiler, 0 if tiler == 1 else 1)
     elif tt is not Layout:
-        tiler = unwrap(tiler)
         if type(tiler) is tuple:
             return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
         if tiler is _:
             return layout
-        if isinstance(tiler, sympy.Expr):
+        if is_expr(tiler):
             tiler = _mk(tiler, 1)
         elif not isinstance(tiler, Layout):
             return _composed_dispatch("logical_divide", layout, tiler)

@@ -12,7 +12,7 @@ from ..core.int_tuple import (
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk
 from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
-from .coalesce import _bw_sd, _coalesce_flat
+from .coalesce import _bw_sd, _coalesce_flat, _coalesce_int_lists
 
 
 def right_inverse(layout: Any) -> Any:
@@ -32,6 +32,9 @@ def right_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
+    fast = _coalesce_int_lists(layout._shape, layout._stride)
+    if fast is not None:
+        return _right_inverse_static(*fast)
     ls = leaves(layout._shape)
     ld = leaves(layout._stride)
     n = len(ls)
@@ -46,19 +49,25 @@ def right_inverse(layout: Any) -> Any:
     nxt: IntLike = 1
     while True:
         found = -1
+        # the same formula first (the usual case, no reasoning), then a proved equality
         for j, d in enumerate(fd):
-            if j in seq:
-                continue
-            if (d == nxt) if (type(d) is int and type(nxt) is int) else _eq_proved(d, nxt):
+            if d == nxt and j not in seq:
                 found = j
                 break
+        else:
+            for j, d in enumerate(fd):
+                if j in seq or (type(d) is int and type(nxt) is int):
+                    continue
+                if _eq_proved(d, nxt):
+                    found = j
+                    break
         if found < 0:
             break
         seq.append(found)
-        ns = _mul(fs[found], fd[found])
-        if _eq_proved(ns, nxt):
+        # s*d == d (the chain stops) exactly when s == 1 or d == 0
+        if _eq_proved(fs[found], 1) or _is0(fd[found]):
             break
-        nxt = ns
+        nxt = _mul(fs[found], fd[found])
     if not seq:
         return _mk(1, 0)
     rstride = compact_major(tuple(fs))
@@ -108,9 +117,11 @@ def left_inverse(layout: Any) -> Any:
     a leading gap below the smallest stride gets stride 0; stride-0 modes add
     nothing (an all-zero layout gives ``size:0``).
 
-    @pre ``layout`` is injective off its stride-0 modes, and each stride divides
-    the next one ("Left inverse divisibility condition").
-    @post ``result(layout(i)) == i`` for ``i < size(layout)`` (on the non-zero-stride part).
+    @pre each stride divides the next one ("Left inverse divisibility condition");
+    ``layout`` is injective off its stride-0 modes, or (static) CuTe's answer picks a
+    preimage: ``layout(result(layout(i))) == layout(i)`` (checked), else :class:`InjectivityError`.
+    @post ``result(layout(i)) == i`` for ``i < size(layout)`` (on the non-zero-stride part)
+    when ``layout`` is injective; ``layout(result(layout(i))) == layout(i)`` always.
 
     >>> from cute_sym.notation import parse
     >>> print(left_inverse(parse("(_4,_2):(_1,_16)")))
@@ -122,10 +133,14 @@ def left_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("left_inverse", layout, None)
-    ls, ld = _flat(layout)
-    n = len(ls)
-    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
-    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    fast = _coalesce_int_lists(layout._shape, layout._stride)
+    if fast is not None:
+        fs, fd = fast
+    else:
+        ls, ld = _flat(layout)
+        n = len(ls)
+        cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+        fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
     istride = leaves(compact_major(tuple(fs)))
     modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
     for m in modes:
@@ -151,6 +166,7 @@ def left_inverse(layout: Any) -> Any:
         order.insert(pos, m)
     rs: list[Any] = []
     rd: list[Any] = []
+    overlap = ""
     first = order[0][1]
     if not _is1(first):
         rs.append(first)
@@ -169,12 +185,34 @@ def left_inverse(layout: Any) -> Any:
             raise DivisibilityError(
                 f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
         if not ok_inj:
-            raise InjectivityError(
-                f"left_inverse: the layout is not injective (mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)})")
+            overlap = overlap or f"mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)}"
         rs.append(cdiv(nd, d))
         rd.append(ist)
     rs.append(order[-1][0])
     rd.append(order[-1][2])
-    return _coalesce_flat(rs, rd)
+    result = _coalesce_flat(rs, rd)
+    for x in leaves(result._shape):
+        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+            raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
+                              f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
+    if overlap:
+        _check_generalized_inverse(layout, result, overlap)
+    return result
+
+
+_CHECK_LIMIT = 1 << 16
+
+
+def _check_generalized_inverse(layout: Layout, result: Layout, why: str) -> None:
+    """A non-injective layout has no left inverse; CuTe's answer is still usable when
+    ``layout(result(layout(i))) == layout(i)`` (result picks one preimage): checked."""
+    n = product(layout._shape)
+    if type(n) is not int or not layout.is_static() or n > _CHECK_LIMIT:
+        raise InjectivityError(f"left_inverse: the layout is not injective ({why})")
+    for i in range(n):
+        y = layout(i)
+        if layout(result(y)) != y:
+            raise InjectivityError(f"left_inverse: the layout is not injective ({why}), and CuTe's answer "
+                                   f"{result} does not even pick a preimage: layout(result({y})) != {y}")
 
 

@@ -1,18 +1,22 @@
 """The products: logical, zipped, tiled, flat, blocked, raked, and tile_to_shape."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core import decide
-from ..core.errors import LayoutError, RankError
+from ..core.errors import DivisibilityError, LayoutError, RankError
 from ..core.int_tuple import (
     _, unwrap, ceil_div, product, product_each,
 )
 from ..layout.layout import Layout, _mk, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
 from ._util import _is1, _mul, _composed_dispatch
-from .coalesce import _transform_layout, coalesce
+from .coalesce import _transform_layout
 from .complement import _complement
 from .composition import _composition_cute
 from .divide import _tile_unzip, _unpack
@@ -36,14 +40,51 @@ def logical_product(block: Any, tiler: Any) -> Any:
     if isinstance(tiler, Layout):
         comp = _complement(block, _mul(product(block._shape), cosize(tiler)))
         rest = _composition_cute(comp, tiler)
+        _check_disjoint(block, tiler, comp, rest)
         return _mk((block._shape, rest._shape), (block._stride, rest._stride))
     if type(tiler) is tuple:
         return _transform_layout(block, tiler, logical_product, what="logical_product")
     if tiler is _:
         return block
-    if type(tiler) is int or isinstance(tiler, sympy.Expr):
+    if type(tiler) is int or is_expr(tiler):
         return logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
     return _composed_dispatch("logical_product", block, tiler)
+
+
+_CHECK_LIMIT = 1 << 20
+
+
+def _check_disjoint(block: Layout, tiler: Layout, comp: Layout, rest: Layout) -> None:
+    """``(block, rest)`` is injective when ``block`` and ``tiler`` are: CuTe's ``rest`` is
+    ``comp o tiler`` mode by mode, which is ``comp(tiler(i))`` unless a tiler mode steps
+    unevenly across the complement's modes; then the copies of the block may overlap.
+    Checked on static layouts (pointwise first, the full image only where that fails)."""
+    if not (block.is_static() and tiler.is_static() and rest.is_static()):
+        return
+    n = product(tiler._shape)
+    if type(n) is not int or n > _CHECK_LIMIT:
+        return
+    if all(rest(i) == comp(tiler(i)) for i in range(n)):
+        return
+    b = [tiler(i) for i in range(n)]
+    r = [rest(i) for i in range(n)]
+    by_b = sorted(range(n), key=lambda i: b[i])
+    for i, j in zip(by_b, by_b[1:]):
+        if (b[i] < b[j]) != (r[i] < r[j]) or (b[i] == b[j]) != (r[i] == r[j]):
+            raise DivisibilityError(
+                f"logical_product: the tiler {tiler} steps unevenly across the complement {comp} of the "
+                f"block {block}: CuTe's {rest} is not complement(tiler(i)) and does not keep the tiler's order")
+    m = product(block._shape)
+    if type(m) is not int or m * n > _CHECK_LIMIT:
+        return
+    a = [block(i) for i in range(m)]
+    if len(set(a)) != m or len(set(b)) != n:
+        return
+    seen = {x + rj for rj in r for x in a}
+    if len(seen) != m * n:
+        raise DivisibilityError(
+            f"logical_product: the tiler {tiler} steps unevenly across the complement {comp} of the "
+            f"block {block}: CuTe's {rest} is not complement(tiler(i)), and the copies of the block overlap")
 
 
 def zipped_product(block: Any, tiler: Any) -> Any:
@@ -101,20 +142,35 @@ def flat_product(block: Any, tiler: Any) -> Any:
 def _append_rank(layout: Layout, r: int) -> Layout:
     s, d = layout._shape, layout._stride
     if type(s) is not tuple:
+        if r <= 1:
+            return layout  # CuTe's append<1> keeps an integral layout as it is
         s, d = (s,), (d,)
     k = r - len(s)
     if k <= 0:
-        return _mk(s, d)
+        return layout
     return _mk(s + (1,) * k, d + (0,) * k)  # type: ignore[operator]
 
 
 def zip_layouts(a: Layout, b: Layout) -> Layout:
-    """``((a0,b0),(a1,b1),...)``: CuTe's ``zip`` of two layouts of equal rank."""
+    """CuTe's ``zip`` of two layouts: ``((a0,b0),(a1,b1),...)``.
+
+    @pre ``a`` has an integral shape, or both shapes are tuples of one rank
+         (else :class:`RankError`: CuTe cannot take mode ``k`` of an integer).
+    @post an integral ``a`` gives the rank-1 ``((a,b))`` (CuTe wraps a zip whose
+          first element is not a tuple); otherwise mode ``k`` is ``(a_k, b_k)``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(zip_layouts(parse("(_2,_3):(_1,_2)"), parse("(_4,_5):(_6,_24)")))
+    ((_2,_4),(_3,_5)):((_1,_6),(_2,_24))
+    >>> print(zip_layouts(parse("_24:_3"), parse("(_3):(_1)")))
+    ((_24,(_3))):((_3,(_1)))
+    """
     sa, da, sb, db = a._shape, a._stride, b._shape, b._stride
     if type(sa) is not tuple:
-        sa, da = (sa,), (da,)
+        return _mk(((sa, sb),), ((da, db),))
     if type(sb) is not tuple:
-        sb, db = (sb,), (db,)
+        raise RankError("zip: the second layout has an integral shape where the first is a tuple "
+                        "(CuTe cannot take a mode of an integer)")
     if len(sa) != len(sb):
         raise RankError("zip: Mismatched ranks")
     return _mk(tuple(zip(sa, sb)), tuple(zip(da, db)))  # type: ignore[arg-type]
@@ -124,9 +180,6 @@ def _rank_product(block: Layout, tiler: Layout, raked: bool, what: str) -> Layou
     if not isinstance(block, Layout) or not isinstance(tiler, Layout):
         return _composed_dispatch(what, block, tiler)
     r = max(block.rank(), tiler.rank())
-    if r == 1 and (type(block._shape) is not tuple or type(tiler._shape) is not tuple):
-        raise RankError(f"{what}: a rank-1 operand must have a tuple shape here "
-                        "(CuTe cannot pad an integral shape with append<1>)")
     pb, pt = _append_rank(block, r), _append_rank(tiler, r)
     result = logical_product(pb, pt)
     m0 = _mk(result._shape[0], result._stride[0])
@@ -160,21 +213,30 @@ def raked_product(block: Layout, tiler: Layout) -> Layout:
 
 
 def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Layout:
-    """Repeat ``block`` (blocked) until it has the target shape.
+    """Repeat ``block`` (blocked) until it has the target shape:
+    ``blocked_product(append<R>(block), make_ordered_layout(product_shape, order))``,
+    uncoalesced, as in CuTe.
 
-    @pre ``rank(block) <= rank(trg_shape)``; each block extent divides the target extent.
-    @post ``compatible(trg_shape, shape(result))``.
+    @pre ``rank(block) <= rank(trg_shape)``; each block extent divides the target extent
+         ("tile_to_shape: block shape does not divide the target shape.").
+    @post ``product_each(shape(result)) == product_each(trg_shape)``; mode ``k`` of
+          ``result`` is ``(block_k, tiles_k)``; ``result`` is injective when ``block`` is.
 
     >>> from cute_sym.notation import parse
     >>> print(tile_to_shape(parse("(_8,_8):(_8,_1)"), (32, 64)))
-    (_32,(_8,_8)):(_8,(_1,_256))
+    ((_8,_4),(_8,_8)):((_8,_64),(_1,_256))
+    >>> print(tile_to_shape(parse("(_4):(_1)"), (16,)))
+    ((_4,_4)):((_1,_4))
     """
+    if not isinstance(block, Layout):
+        return _composed_dispatch("tile_to_shape", block, trg_shape)
     trg_shape = unwrap(trg_shape)
     r = len(trg_shape) if type(trg_shape) is tuple else 1
     if block.rank() > r:
         raise RankError("tile_to_shape: Rank of layout must be <= rank of target shape.")
     padded = _append_rank(block, r)
-    block_shape = product_each(padded._shape)
+    bs = padded._shape
+    block_shape = product_each(bs if type(bs) is tuple else (bs,))
     target_shape = product_each(trg_shape if type(trg_shape) is tuple else (trg_shape,))
     for t, b in zip(target_shape, block_shape):  # type: ignore[arg-type]
         if not decide.require("|", b, t, why="tile_to_shape"):
@@ -184,6 +246,4 @@ def tile_to_shape(block: Layout, trg_shape: Any, order: Any = LayoutLeft) -> Lay
         tiler = make_layout(product_shape, order)
     else:
         tiler = make_ordered_layout(product_shape, order)
-    return coalesce(blocked_product(padded, tiler), product_shape)
-
-
+    return blocked_product(padded, tiler)

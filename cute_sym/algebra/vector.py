@@ -7,7 +7,7 @@ from typing import Any
 from ..core import decide
 from ..core.errors import LayoutError
 from ..core.int_tuple import (
-    unwrap, cdiv, compact_major, iter_leaves, sabs, shape_div,
+    unwrap, cdiv, compact_major, fmt, iter_leaves, sabs, shape_div,
 )
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk
@@ -33,7 +33,8 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
         return _composition_cute(inv_b, _mk(s0, d0))  # type: ignore[no-any-return]
-    return _mk(1, 0)
+    n = _static_run(a, inv_b, s0, d0, "max_common_layout")
+    return _composition_cute(inv_b, _mk(n, 1)) if n > 1 else _mk(1, 0)
 
 
 def max_common_vector(a: Layout, b: Layout) -> IntLike:
@@ -51,7 +52,38 @@ def max_common_vector(a: Layout, b: Layout) -> IntLike:
     d0 = common._stride[0] if type(common._stride) is tuple else common._stride
     if type(s0) is int and type(d0) is int and d0 == 1:
         return s0
-    return 1
+    inv_b = right_inverse(b)
+    return _static_run(a, inv_b, s0, d0, "max_common_vector")
+
+
+def _static_run(a: Layout, inv_b: Layout, s0: Any, d0: Any, what: str) -> int:
+    """The static part of a common run of symbolic length ``s0``, as CuTe has it: CuTe's
+    coalesce merges a static mode only with static ones, so its run starts with the
+    leading static run of ``a`` cut to the leading static run of ``right_inverse(b)``
+    (1 when either starts with a symbolic extent: CuTe's run is then dynamic and dropped).
+
+    @post ``result <= s0`` (proved, else :class:`UndecidableError` naming it), so the first
+          ``result`` elements are common.
+    """
+    if not (type(d0) is int and d0 == 1):
+        return 1
+    n = min(_leading_static(a), _leading_static(inv_b))
+    if n > 1 and not decide.require("<=", n, s0, why=f"{what} (the static part of the common run)"):
+        raise LayoutError(f"{what}: the common run {fmt(s0)} is shorter than its static part {n}")  # pragma: no cover
+    return n
+
+
+def _leading_static(L: Layout) -> int:
+    """Length of the contiguous run from offset 0 made of ``L``'s leading static modes."""
+    fs, fd = _flat(L)
+    n = 1
+    for s, d in zip(fs, fd):
+        if type(s) is int and s == 1:
+            continue
+        if type(s) is not int or type(d) is not int or d != n:
+            break
+        n *= s
+    return n
 
 
 def nullspace(layout: Layout) -> Layout:
@@ -110,6 +142,12 @@ def upcast(layout: Layout, n: int) -> Layout:
     >>> print(upcast(parse("(_4,_8):(_1,_4)"), 2))
     (_2,_8):(_1,_2)
     """
+    return _upcast(layout, n, False)
+
+
+def _upcast(layout: Layout, n: int, cover: bool) -> Layout:
+    """upcast; ``cover``: a partial last vector counts as a whole one (CuTe's ``ceil_div``),
+    as recast_layout does between widths that do not divide each other."""
     _need_layout(layout, "upcast")
     n = _positive_count(n, "upcast")
 
@@ -120,7 +158,10 @@ def upcast(layout: Layout, n: int) -> Layout:
         if _is0(d):
             return s, d
         if type(d) is int or decide.prove("<", sabs(d), n) is not False:
-            return shape_div(s, shape_div(n, sabs(d))), shape_div(d, n)
+            q = shape_div(n, sabs(d))
+            if cover and type(s) is int and type(q) is int:
+                return -(-s // q), shape_div(d, n)
+            return shape_div(s, q), shape_div(d, n)
         if not decide.require("|", n, d, why="upcast"):
             raise LayoutError(f"upcast: stride {d} is not a multiple of {n}")
         return s, cdiv(d, n)
@@ -157,19 +198,19 @@ def downcast(layout: Layout, n: int) -> Layout:
 def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
     """Re-express ``layout`` from elements of ``old_bits`` to elements of ``new_bits``.
 
-    @pre ``old_bits, new_bits > 0`` and one divides the other (else :class:`LayoutError`
-         "Recast not supported"); the preconditions of :func:`upcast` / :func:`downcast`.
-    @post ``layout`` when the widths are equal; ``upcast(layout, new_bits // old_bits)``
-          when wider; ``downcast(layout, old_bits // new_bits)`` when narrower.
+    @pre ``old_bits, new_bits > 0``; the preconditions of :func:`upcast` / :func:`downcast`.
+    @post with ``new_bits / old_bits == num / den`` in lowest terms: ``layout`` when the
+          widths are equal; ``upcast(layout, num)`` when wider (``den == 1``);
+          ``downcast(layout, den)`` when narrower (``num == 1``); otherwise CuTe's
+          ``downcast<den>(upcast<num>(layout))`` where the upcast counts a partial last
+          vector as a whole one (``ceil_div``): each new element covers the old ones it
+          overlaps, not a bijection of bits.
 
     >>> from cute_sym.notation import parse
     >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 32, 8))
     (_16,_8):(_1,_16)
-    >>> try:
-    ...     recast_layout(parse("(_4,_8):(_1,_4)"), 16, 24)
-    ... except LayoutError as e:
-    ...     print(e)
-    Recast not supported: 16 bits to 24 bits
+    >>> print(recast_layout(parse("(_64):(_1)"), 24, 64))
+    (_24):(_1)
     >>> print(recast_layout(parse("(_4,_8):(_1,_4)"), 16, 32))
     (_2,_8):(_1,_2)
     """
@@ -185,5 +226,5 @@ def recast_layout(layout: Layout, old_bits: int, new_bits: int) -> Layout:
         return downcast(layout, den)
     if den == 1:
         return upcast(layout, num)
-    raise LayoutError(f"Recast not supported: {old_bits} bits to {new_bits} bits")
+    return downcast(_upcast(layout, num, True), den)
 

@@ -14,10 +14,13 @@
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Union, overload
+from typing import TYPE_CHECKING, Any, Iterator, Union, overload
 
-import sympy
-from typing_extensions import TypeAlias
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from typing import TypeAlias
 
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import (
@@ -299,27 +302,40 @@ def _product_like(shape: IntTuple, order: Any) -> IntTuple:
 
 
 def make_layout_like(layout: Layout) -> Layout:
-    """A compact layout of the same shape whose modes are ordered like ``layout``'s strides.
+    """CuTe's ``make_layout_like``: a compact layout of the same shape whose modes are
+    ordered like ``layout``'s (signed) strides; static-0 strides stay 0:
+    ``make_layout(shape, compact_order(filter_zeros(stride, shape), stride))``.
 
-    @post ``result.shape == layout.shape``; ``result`` is compact (a bijection
-          onto ``[0, size)``) and its strides increase in the order of
-          ``|stride|`` of ``layout`` (ties: left to right), as CuTe's
-          ``make_layout_like`` for static strides.
+    @post ``result.shape == layout.shape``; a static-0 stride of ``layout`` is 0 in
+          ``result``; over the other modes ``result`` is compact (a bijection onto
+          ``[0, size)`` of them), and ``stride_i < stride_j`` implies
+          ``result.stride_i < result.stride_j`` (CuTe's ``compact_order``; symbolic
+          strides come after the static ones, left to right). Equal strides are
+          ordered left to right: CuTe gives them one start, so its answer
+          overlaps and is not compact.
 
     >>> print(make_layout_like(make_layout((2, 3), (30, 2))))
     (_2,_3):(_3,_1)
-    >>> print(make_layout_like(make_layout((2, 3, 4), (20, 1, 5))))
+    >>> print(make_layout_like(make_layout((2, 3, 4), (20, -1, 5))))
     (_2,_3,_4):(_12,_1,_3)
+    >>> print(make_layout_like(make_layout((10, 2), (1, 0))))
+    (_10,_2):(_1,_0)
     """
-    order = transform_leaf(layout._stride, lambda d: d if type(d) is int else d)
-    flat = list(iter_leaves(order))
-    if all(type(d) is int for d in flat):
-        ranks = sorted(range(len(flat)), key=lambda i: (abs(flat[i]), i))
-        pos = [0] * len(flat)
-        for r, i in enumerate(ranks):
-            pos[i] = r
-        order = tuple_unflatten(tuple(pos), layout._stride) if type(layout._stride) is tuple else 0
-    return make_ordered_layout(layout._shape, order)
+    def filter_zeros(d: Any, s: Any) -> Any:
+        if type(d) is tuple:
+            return tuple(filter_zeros(x, y) for x, y in zip(d, s))
+        return 1 if type(d) is int and d == 0 else s
+
+    # CuTe's order is the strides themselves (symbolic ones after the static ones, left to
+    # right); equal strides would share a start and overlap, so ties go left to right.
+    flat = list(iter_leaves(layout._stride))
+    keys = [(0, d, i) if type(d) is int else (1, 0, i) for i, d in enumerate(flat)]
+    rank = [0] * len(flat)
+    for r, i in enumerate(sorted(range(len(flat)), key=lambda i: keys[i])):
+        rank[i] = r
+    order: Any = tuple_unflatten(tuple(rank), layout._stride) if type(layout._stride) is tuple else 0
+    ref = make_ordered_layout(filter_zeros(layout._stride, layout._shape), order)
+    return Layout._make(layout._shape, ref._stride)
 
 
 # ---------------------------------------------------------------- queries
@@ -383,27 +399,20 @@ def depth(x: Any) -> int:
     return tuple_depth(x)
 
 
-def coshape(layout: Layout) -> IntTuple:
-    """Per-mode extent of the codomain: ``1 + sum((s - 1) * |d|)`` over each mode's leaves.
+def coshape(layout: Layout) -> IntLike:
+    """CuTe's ``coshape`` of an integer-strided layout: ``1 + sum((s - 1) * |d|)`` over
+    every leaf, i.e. :func:`cosize` (strides by absolute value).
 
-    @post has the rank (top level) of ``layout``; for a rank-1 layout it is ``cosize(layout)``.
+    @post ``size(coshape(layout)) == cosize(layout)``: one integer for integer strides.
 
-    >>> coshape(make_layout((4, 8), (1, 8))), coshape(make_layout((2, 3), (0, 2)))
-    ((4, 57), (1, 5))
+    >>> coshape(make_layout((4, 8), (1, 8))), coshape(make_layout((9, 4), (0, -4)))
+    (60, 13)
     >>> from cute_sym.core.integers import Dyn
     >>> M = Dyn("M")
     >>> coshape(make_layout((4, M), (M, 1)))
-    (3*M + 1, M)
+    4*M
     """
-    def one(s: IntTuple, d: IntTuple) -> IntLike:
-        total: IntLike = 1
-        for si, di in zip(iter_leaves(s), iter_leaves(d)):
-            total = total + (si - 1) * sabs(di)
-        return total if type(total) is int else norm(sympy.expand(total))
-
-    if type(layout._shape) is tuple:
-        return tuple(one(s, d) for s, d in zip(layout._shape, layout._stride))  # type: ignore[arg-type]
-    return one(layout._shape, layout._stride)
+    return cosize(layout)
 
 
 def cosize(layout: Any) -> IntLike:

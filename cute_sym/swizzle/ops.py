@@ -25,8 +25,10 @@ from ..layout.layout import Layout
 from .. import algebra as _plain
 from ..algebra.complement import _complement as _plain_complement
 from ..algebra.composition import _composition_cute as _plain_composition_cute
-from .swizzle import Swizzle, make_swizzle, _static_int
+from .swizzle import Swizzle, make_swizzle
+from .through import swizzle_through
 from .composed import ComposedLayout, make_composed_layout, _is_zero, _neg
+from . import casts as _casts
 
 
 
@@ -35,22 +37,18 @@ def compose_layout_swizzle(a: Layout, sw: Swizzle) -> Any:
     """CuTe's ``composition(Layout a, Swizzle sw)``: the swizzle moved through ``a``,
     ``composition(make_swizzle<a(yyy_msk), a(zzz_msk)>(), a)``.
 
-    @pre ``a`` has static strides and maps the YYY and ZZZ masks to masks of a valid swizzle.
-    @post ``result(i) == a(sw(i))`` for ``i < size(a)`` when ``a`` carries each YYY and
-          ZZZ bit to a single bit, in increasing order (e.g. a compact layout with
-          power-of-two extents that keeps the order of the bits inside each mask).
-          Like CuTe, only the images of the whole masks are checked: a layout that
-          permutes the bits inside a mask gets CuTe's (not pointwise) answer.
+    @pre the images of the masks are static and form a swizzle, and ``a`` carries the
+         swizzle's bits to bits (see :func:`swizzle_through`), else :class:`LayoutError`
+         (CuTe answers, but its answer is not ``a(sw(i))``).
+    @post ``result(i) == a(sw(i))`` for ``i < size(a)``.
 
     >>> from cute_sym.notation import parse
     >>> print(compose_layout_swizzle(parse("(_4,_4):(_4,_1)"), Swizzle(2, 0, 2)))
     Sw<2,0,-2> o _0 o (_4,_4):(_4,_1)
-    >>> print(compose_layout_swizzle(parse("(_8,_32):(_32,_1)"), Swizzle(2, 4, 3)))
-    Sw<2,1,3> o _0 o (_8,_32):(_32,_1)
+    >>> print(compose_layout_swizzle(parse("(_16,_32):(_32,_1)"), Swizzle(2, 4, 3)))
+    Sw<2,0,3> o _0 o (_16,_32):(_32,_1)
     """
-    y = _static_int(a(sw.yyy_msk), "composition(Layout, Swizzle): the image of the YYY mask")
-    z = _static_int(a(sw.zzz_msk), "composition(Layout, Swizzle): the image of the ZZZ mask")
-    return make_composed_layout(make_swizzle(y, z), 0, a)
+    return make_composed_layout(swizzle_through(a, sw), 0, a)
 
 
 def compose_swizzles(s0: Swizzle, s1: Swizzle) -> Swizzle:
@@ -66,9 +64,10 @@ def compose_swizzles(s0: Swizzle, s1: Swizzle) -> Swizzle:
     return make_swizzle(s0.yyy_msk ^ s1.yyy_msk, s0.zzz_msk ^ s1.zzz_msk)
 
 
-def _composition(lhs: Any, rhs: Any) -> Any:
+def _composition(lhs: Any, rhs: Any, strict: bool = False) -> Any:
     if isinstance(lhs, ComposedLayout):
-        return make_composed_layout(lhs.layout_a, lhs.offset, _composition_cute(lhs.layout_b, rhs))
+        inner = composition if strict else _composition_cute
+        return make_composed_layout(lhs.layout_a, lhs.offset, inner(lhs.layout_b, rhs))
     if isinstance(lhs, Swizzle):
         if isinstance(rhs, Swizzle):
             return compose_swizzles(lhs, rhs)
@@ -155,13 +154,14 @@ def dispatch(op: str, a: Any, b: Any, *rest: Any) -> Any:
 _SWIZZLED = (Swizzle, ComposedLayout)
 
 
-def _any_swizzled(*args: Any) -> bool:
-    return any(isinstance(a, _SWIZZLED) for a in args)
+def _any_swizzled(a: Any, b: Any = None) -> bool:
+    # two isinstance calls, not any() over a generator: this runs on every call
+    return isinstance(a, _SWIZZLED) or isinstance(b, _SWIZZLED)
 
 
 def composition(lhs: Any, rhs: Any) -> Any:
     if _any_swizzled(lhs, rhs):
-        return _composition(lhs, rhs)
+        return _composition(lhs, rhs, True)
     return _plain.composition(lhs, rhs)
 
 
@@ -217,23 +217,51 @@ logical_divide = _domain_op("logical_divide")
 zipped_divide = _domain_op("zipped_divide")
 tiled_divide = _domain_op("tiled_divide")
 flat_divide = _domain_op("flat_divide")
-logical_product = _domain_op("logical_product")
+_logical_product_inner = _domain_op("logical_product")
 zipped_product = _domain_op("zipped_product")
 tiled_product = _domain_op("tiled_product")
 flat_product = _domain_op("flat_product")
 blocked_product = _domain_op("blocked_product")
 raked_product = _domain_op("raked_product")
 
-_DOMAIN = {name: globals()[name] for name in _DOMAIN_OPS}
+_DOMAIN = {name: globals()[name] for name in _DOMAIN_OPS - {"logical_product"}}
 
-# Not (yet) defined on swizzled layouts: the plain operation refuses them.
+
+def logical_product(block: Any, tiler: Any) -> Any:
+    if isinstance(block, Layout) and isinstance(tiler, ComposedLayout):
+        return _casts.logical_product_swizzled(block, tiler)
+    return _logical_product_inner(block, tiler)
+
+
+logical_product.__doc__ = _plain.logical_product.__doc__
+_DOMAIN["logical_product"] = logical_product
+
+
+def tile_to_shape(block: Any, trg_shape: Any, order: Any = None) -> Any:
+    """CuTe's ``tile_to_shape``; a composed layout ``A o O o L`` tiles its inner layout:
+    ``A o O o tile_to_shape(L, trg_shape, order)``.
+
+    @pre as :func:`cute_sym.algebra.tile_to_shape` for the inner layout.
+    @post the outer function and offset are kept.
+
+    >>> from cute_sym.notation import parse
+    >>> print(tile_to_shape(parse("Sw<3,0,3> o _0 o (_8,_8):(_8,_1)"), (16, 8)))
+    Sw<3,0,3> o _0 o ((_8,_2),(_8,_1)):((_8,_64),(_1,_0))
+    """
+    args = (trg_shape,) if order is None else (trg_shape, order)
+    if isinstance(block, ComposedLayout):
+        return make_composed_layout(block.layout_a, block.offset, tile_to_shape(block.layout_b, *args))
+    return _plain.tile_to_shape(block, *args)
+
+
+# Swizzles pass through the casts and common vectors (swizzle.casts).
+max_common_layout = _casts.max_common_layout
+max_common_vector = _casts.max_common_vector
+upcast = _casts.upcast
+downcast = _casts.downcast
+recast_layout = _casts.recast_layout
+# Not defined on swizzled layouts: the plain operation refuses them.
 filter = _plain.filter
-tile_to_shape = _plain.tile_to_shape
-max_common_layout = _plain.max_common_layout
-max_common_vector = _plain.max_common_vector
 nullspace = _plain.nullspace
-upcast = _plain.upcast
-downcast = _plain.downcast
-recast_layout = _plain.recast_layout
 coalesce_shape = _plain.coalesce_shape
 zip_layouts = _plain.zip_layouts

@@ -30,20 +30,26 @@ thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import IntTuple, _, congruent, fmt, leaves, unwrap, wrap
+from ..core.lazy import is_expr
+from ..core.int_tuple import IntTuple, _, fmt, leaves, unwrap, wrap
 from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
 from ..swizzle import (
-    coalesce, complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
+    ComposedLayout,
+    complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
 )
+from .atoms.mma_atom import MMA_Atom
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
 from .engine import Pointer, make_rmem_ptr, make_smem_ptr
-from .tensor import Tensor, make_fragment_like
+from .tensor import AnyLayout, Tensor, make_fragment_like
 from .thread_index import index_formula, thread_coord, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
@@ -53,64 +59,29 @@ __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_
 _MODES = {"A": (0, 2, "ALayout"), "B": (1, 2, "BLayout"), "C": (0, 1, "CLayout")}
 
 
-class MMA_Atom(MMA_Traits):
-    """CuTe's ``MMA_Atom<Op>``: the traits of one MMA instruction, as the unit a TiledMMA tiles.
-
-    ``LayoutA_TV``/``LayoutB_TV``/``LayoutC_TV`` are the traits' A/B/C layouts.
-
-    @pre ``name`` names an atom (see :class:`MMA_Traits`) whose layouts CuTe can use: the
-         traits' shapes and strides are congruent.
-
-    >>> atom = MMA_Atom("SM75_16x8x8_F32F16F16F32_TN")
-    >>> print(atom.LayoutB_TV, atom.Shape_MNK)
-    ((_4,_8),_2):((_16,_1),_8) (_16,_8,_8)
-    """
-
-    __slots__ = ()
-
-    def __init__(self, name: Union[str, MMA_Traits]) -> None:
-        super().__init__(name.name if isinstance(name, MMA_Traits) else name)
-        for what in ("ThrID", "ALayout", "BLayout", "CLayout"):
-            lay = getattr(self, what)
-            if not congruent(lay.shape, lay.stride):
-                raise RankError(f"MMA_Atom {self.name}: CuTe's {what} {lay} has a stride not congruent "
-                                "with its shape; no layout operation can use it")
-
-    def __str__(self) -> str:
-        """As CuTe's ``print(mma_atom)``."""
-        return (f"MMA_Atom\n  ThrID:      {self.ThrID}\n  Shape_MNK:  {fmt(self.Shape_MNK)}\n"
-                f"  LayoutA_TV: {self.ALayout}\n  LayoutB_TV: {self.BLayout}\n  LayoutC_TV: {self.CLayout}")
-
-    @property
-    def LayoutA_TV(self) -> Layout:
-        return self.ALayout
-
-    @property
-    def LayoutB_TV(self) -> Layout:
-        return self.BLayout
-
-    @property
-    def LayoutC_TV(self) -> Layout:
-        return self.CLayout
-
-
 def _as_layout(x: Any, what: str) -> Layout:
     if isinstance(x, Layout):
         return x
     x = unwrap(x)
-    if isinstance(x, (int, tuple)) or isinstance(x, sympy.Expr):
+    if isinstance(x, (int, tuple)) or is_expr(x):
         return make_layout(x)
     raise LayoutError(f"{what}: expected a Layout or a shape, got {type(x).__name__}")
 
 
-def _layout_of(x: Any, what: str) -> Layout:
-    """The layout of a tensor, or a layout itself."""
+def _layout_of(x: Any, what: str) -> AnyLayout:
+    """The layout of a tensor (plain or swizzled), or a layout itself."""
     lay = x.layout if isinstance(x, Tensor) else x
-    if isinstance(lay, Layout):
+    if isinstance(lay, (Layout, ComposedLayout)):
         return lay
-    if isinstance(x, Tensor):
-        raise LayoutError(f"{what}: a tensor over a {type(lay).__name__} is not supported (a plain layout is)")
     raise LayoutError(f"{what}: expected a Tensor or a Layout, got {type(x).__name__}")
+
+
+def _inner(lay: AnyLayout) -> Layout:
+    """The plain layout that gives a (possibly swizzled) layout's domain."""
+    inner = lay.layout_b if isinstance(lay, ComposedLayout) else lay
+    if not isinstance(inner, Layout):
+        raise LayoutError(f"a layout composed of {type(inner).__name__} is not supported here")
+    return inner
 
 
 def _static_perm(p: Any, i: int) -> Any:
@@ -161,6 +132,9 @@ class TiledMMA:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TiledMMA is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TiledMMA, (self.atom, self.atom_layout_mnk, self.permutation_mnk_))
 
     def __repr__(self) -> str:
         return f"TiledMMA({self.atom.name!r}, {self.atom_layout_mnk})"
@@ -227,12 +201,12 @@ class TiledMMA:
     def __hash__(self) -> int:
         return hash((self.atom, self.atom_layout_mnk, self.permutation_mnk_))
 
-    def _thrfrg(self, x: Any, op: str) -> Layout:
+    def _thrfrg(self, x: Any, op: str) -> AnyLayout:
         return _thrfrg(self, _layout_of(x, f"thrfrg_{op}"), op)
 
-    def _thrfrg_uncached(self, lay: Layout, op: str) -> Layout:
+    def _thrfrg_uncached(self, lay: AnyLayout, op: str) -> AnyLayout:
         i, j, tv = _MODES[op]
-        if lay.rank() < 2:
+        if _inner(lay).rank() < 2:
             raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
         mnk = self.atom.Shape_MNK
         t_tensor = logical_divide(lay, (self._perm(i), self._perm(j)))
@@ -241,7 +215,7 @@ class TiledMMA:
         vmnk = self.thr_layout_vmnk
         thr_tile = (_, (make_layout(size(vmnk[i + 1])), make_layout(size(vmnk[j + 1]))))
         out = zipped_divide(tv_tensor, thr_tile)                          # ((ThrV,(ThrI,ThrJ)),(FrgV,(RestI,RestJ)))
-        assert isinstance(out, Layout)
+        assert isinstance(out, (Layout, ComposedLayout))
         return out
 
     def thrfrg_A(self, x: Any) -> Any:
@@ -307,7 +281,7 @@ class TiledMMA:
 
 
 @lru_cache(maxsize=256)
-def _thrfrg(mma: TiledMMA, lay: Layout, op: str) -> Layout:
+def _thrfrg(mma: TiledMMA, lay: AnyLayout, op: str) -> AnyLayout:
     """thrfrg of a layout, kept: every thread's partition of one tensor starts from it."""
     return mma._thrfrg_uncached(lay, op)
 
@@ -342,14 +316,14 @@ class ThrMMA:
     thr_vmnk: tuple[Any, ...]
 
     def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
-        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or isinstance(thr_idx, sympy.Expr)):
+        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
             idx = getattr(thr_idx, "__index__", None)
             if idx is None:
                 raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
             thr_idx = int(idx())
         if type(thr_idx) is int and thr_idx < 0:
             raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
-        if isinstance(thr_idx, sympy.Expr) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
+        if is_expr(thr_idx) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
             raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                               f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
@@ -358,6 +332,15 @@ class ThrMMA:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ThrMMA is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ThrMMA, (self.tiled_mma, self.thr_idx))
+
+    def __getattr__(self, name: str) -> Any:
+        """The rest is the tiled MMA's (CuTe's ThrMMA derives from its TiledMMA): ``get_layoutA_TV``, ..."""
+        if name.startswith("__") or name in ThrMMA.__slots__:
+            raise AttributeError(name)
+        return getattr(self.tiled_mma, name)
 
     def __repr__(self) -> str:
         return f"ThrMMA({self.tiled_mma!r}, thr_idx={self.thr_idx})"
@@ -369,32 +352,49 @@ class ThrMMA:
                        for k, c in enumerate(self.thr_vmnk))
         return f"ThrMMA\n  Thr VMNK: ({crd})\n{self.tiled_mma}"
 
-    def _split(self, x: Any, op: str) -> tuple[Layout, Any]:
-        """(the thread's values: (FrgV,RestI,RestJ,...), the offset of its first one)."""
+    def _split(self, x: Any, op: str) -> tuple[AnyLayout, Any]:
+        """(the thread's values: (FrgV,RestI,RestJ,...), the thread's base in the plain layout).
+
+        Over a swizzled layout the base moves into the layout (CuTe's composed slice)."""
         thr = self.tiled_mma._thrfrg(x, op)
-        rest = thr.shape[1][1]                                            # type: ignore[index]
-        frag = slice_((0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _)), thr)
+        inner = _inner(thr)
+        rest = inner.shape[1][1]                                          # type: ignore[index]
+        frag = slice_((0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _)), inner)
+        base = self._base(inner[0], op)
+        if isinstance(thr, ComposedLayout):
+            return ComposedLayout(thr.layout_a, thr.offset + base, frag), base
+        return frag, base
+
+    def _base(self, thr0: Layout, op: str) -> Any:
+        """``thr0``, (ThrV,(ThrI,ThrJ)) -> offset, at this thread."""
         i, j, _l = _MODES[op]
         c = self.thr_vmnk
-        thr0 = thr[0]                                                     # (ThrV,(ThrI,ThrJ)) -> offset
         if type(self.thr_idx) is int:
-            return frag, thr0((c[0], (c[i + 1], c[j + 1])))
+            return thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
         hi = upper_bound(self.thr_idx)
         if hi is None or hi >= size(g):           # past every thread: CuTe's coordinate, leaf by leaf
-            return frag, thr0((c[0], (c[i + 1], c[j + 1])))
+            return thr0((c[0], (c[i + 1], c[j + 1])))
         # the offset as one layout of the thread index: thr0 over (V,M,N,K), the mode op does not span
         # contributing nothing, after the thread index -> (V,M,N,K) map; then its formula
         modes = [thr0[0], None, None, None]
         modes[i + 1], modes[j + 1] = thr0[1][0], thr0[1][1]
         other = ({1, 2, 3} - {i + 1, j + 1}).pop()
         modes[other] = make_layout(size(mma.thr_layout_vmnk[other]), 0)
-        return frag, index_formula(composition(make_layout(*modes), g), self.thr_idx)
+        return index_formula(composition(make_layout(*modes), g), self.thr_idx)
 
     def _partition(self, x: Any, op: str) -> Any:
         frag, base = self._split(x, op)
-        return frag if isinstance(x, Layout) else Tensor(x.engine + base, frag)
+        if not isinstance(x, Tensor):
+            return frag
+        return Tensor(x.engine, frag) if isinstance(frag, ComposedLayout) else Tensor(x.engine + base, frag)
+
+    def _offset(self, x: Any, op: str) -> Any:
+        frag, base = self._split(x, op)
+        if isinstance(frag, ComposedLayout):     # the swizzled offset of the first value
+            return frag(*([0] * _inner(frag).rank()))
+        return base
 
     def partition_A(self, x: Any) -> Any:
         """The thread's values of the (M,K,...) tensor ``x``: ``(FrgV, RestM, RestK, ...)``."""
@@ -410,15 +410,15 @@ class ThrMMA:
 
     def offset_A(self, x: Any) -> Any:
         """The offset in ``x`` (a layout or a tensor's layout) of the thread's first A value."""
-        return self._split(x, "A")[1]
+        return self._offset(x, "A")
 
     def offset_B(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first B value."""
-        return self._split(x, "B")[1]
+        return self._offset(x, "B")
 
     def offset_C(self, x: Any) -> Any:
         """The offset in ``x`` of the thread's first C value."""
-        return self._split(x, "C")[1]
+        return self._offset(x, "C")
 
     # ------------------------------------------------------------ fragments
     def _fragment(self, x: Any, op: str) -> Any:
@@ -427,14 +427,14 @@ class ThrMMA:
         lay = _layout_of(part, f"partition_fragment_{op}")
         frg = getattr(atom, f"FrgType{op}")
         if op == "C":        # accumulators: compact, never shaped after the input
-            out: Layout = make_layout(lay.shape)
+            out: Layout = make_layout(_inner(lay).shape)
         elif frg.startswith("GMMA::smem_desc"):
             return _descriptors(x, part, lay, frg, sizeof_bits(getattr(atom, f"ValType{op}")))
         else:
-            frag_lay = make_fragment_like(lay).layout
+            frag_lay = make_fragment_like(_inner(lay)).layout
             assert isinstance(frag_lay, Layout)
             out = frag_lay
-        return out if isinstance(x, Layout) else Tensor(make_rmem_ptr(f"frg{op}", frg), out)
+        return out if not isinstance(x, Tensor) else Tensor(make_rmem_ptr(f"frg{op}", frg), out)
 
     def partition_fragment_A(self, x: Any) -> Any:
         """CuTe's ``partition_fragment_A``: registers for the thread's A values (``make_fragment_like`` of
@@ -461,16 +461,17 @@ class ThrMMA:
         return self._fragment(x, "C")
 
 
-def _descriptors(x: Any, part: Any, lay: Layout, frg: str, bits: int) -> Any:
-    """GMMA's view of a shared-memory operand: ``replace<0>(recast<uint128_t>(part).layout(), _1:_0)``."""
-    u = upcast(lay, 128 // bits)
+def _descriptors(x: Any, part: Any, lay: AnyLayout, frg: str, bits: int) -> Any:
+    """GMMA's view of a shared-memory operand: ``replace<0>(recast<uint128_t>(part).layout(), _1:_0)``
+    (a swizzle is the descriptor's business: the view is of the layout it swizzles, from its offset)."""
+    u = upcast(_inner(lay), 128 // bits)
     out = make_layout(make_layout(1, 0), *[u[k] for k in range(1, u.rank())])
-    if isinstance(x, Layout):
+    if not isinstance(x, Tensor):
         return out
     eng = part.engine
     if not (isinstance(eng, Pointer) and eng.space == "smem"):
         raise LayoutError("GMMA Descriptors can only be constructed on smem.")
-    off = eng.offset * bits
+    off = (eng.offset + (lay.offset if isinstance(lay, ComposedLayout) else 0)) * bits
     if type(off) is int and off % 128:
         raise LayoutError(f"a GMMA descriptor starts on 128 bits: offset {eng.offset} of {bits}-bit values is not")
     start = off // 128 if type(off) is int else off / 128
@@ -517,7 +518,7 @@ def tile_shape(mma: TiledMMA) -> IntTuple:
 def _partition_shape(mma: TiledMMA, shape: Any, op: str) -> IntTuple:
     if not isinstance(mma, TiledMMA):
         raise LayoutError(f"partition_shape_{op}: expected a TiledMMA, got {type(mma).__name__}")
-    thr = mma._thrfrg(make_layout(unwrap(shape)), op)
+    thr = _inner(mma._thrfrg(make_layout(unwrap(shape)), op))
     rest = thr.shape[1][1]                                                # type: ignore[index]
     coord = (0, (_, (_,) * len(rest) if type(rest) is tuple and len(rest) != 1 else _))
     return wrap(slice_(coord, thr).shape)
@@ -542,6 +543,6 @@ def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> IntTuple:
     return _partition_shape(mma, shape_mn, "C")
 
 
-def _like(x: Any, layout: Layout) -> Any:
+def _like(x: Any, layout: AnyLayout) -> Any:
     """``layout`` as what ``x`` is: a layout, or a tensor over ``x``'s engine."""
-    return layout if isinstance(x, Layout) else Tensor(x.engine, layout)
+    return Tensor(x.engine, layout) if isinstance(x, Tensor) else layout

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import contextlib
 import math
-from fractions import Fraction
-from typing import Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
-import sympy
+if TYPE_CHECKING:
+    from fractions import Fraction  # imported where used: it pulls in decimal
+
+    import sympy
+else:
+    from ..lazy import sympy
 
 from ..errors import UndecidableError
-from ..formula import formula_str
-from ..integers import IMod, IntLike
+from ..integers import IntLike
 from .base import _GUARDS, Fact, Rel, _facts_in_force, _prove_int, _sym
 from .prove import _prove_sym, prove
 from .reason import _expand, _scan
@@ -38,6 +41,7 @@ def fact_text(rel: Rel, a: IntLike, b: IntLike) -> str:
 
 def _text(x: Any) -> str:
     if isinstance(x, sympy.Basic) and not isinstance(x, (sympy.Integer, sympy.Symbol)):
+        from ..formula import formula_str
         return formula_str(x)
     return str(x)
 
@@ -101,8 +105,21 @@ class _NotANumber(Exception):
     pass
 
 
-def _num(e: Any, values: dict[str, int]) -> Fraction:
-    """Exact value of an expression for the symbol values (by name); ``_NotANumber`` when undefined."""
+def _num(e: Any, values: dict[str, int], memo: Optional[dict[Any, Fraction]] = None) -> Fraction:
+    """Exact value of an expression for the symbol values (by name); ``_NotANumber`` when undefined.
+    Shared subexpressions are evaluated once (guard formulas are DAGs far smaller than their trees)."""
+    if memo is None:
+        memo = {}
+    if e.args:
+        r = memo.get(e)
+        if r is None:
+            r = memo[e] = _num1(e, values, memo)
+        return r
+    return _num1(e, values, memo)
+
+
+def _num1(e: Any, values: dict[str, int], memo: dict[Any, Fraction]) -> Fraction:
+    from fractions import Fraction
     if e.is_Integer:
         return Fraction(int(e))
     if e.is_Rational:
@@ -115,17 +132,17 @@ def _num(e: Any, values: dict[str, int]) -> Fraction:
     if e.is_Add:
         s = Fraction(0)
         for t in e.args:
-            s += _num(t, values)
+            s += _num(t, values, memo)
         return s
     if e.is_Mul:
         p = Fraction(1)
         for t in e.args:
-            p *= _num(t, values)
+            p *= _num(t, values, memo)
         return p
     if e.is_Pow:
         base, ex = e.args
         if ex.is_Integer:
-            bv = _num(base, values)
+            bv = _num(base, values, memo)
             k = int(ex)
             if k < 0 and bv == 0:
                 raise _NotANumber("division by zero")
@@ -133,21 +150,22 @@ def _num(e: Any, values: dict[str, int]) -> Fraction:
         raise _NotANumber(f"cannot evaluate {e}")
     f = e.func
     if f is sympy.floor or f is sympy.ceiling:
-        v = _num(e.args[0], values)
+        v = _num(e.args[0], values, memo)
         return Fraction(math.floor(v) if f is sympy.floor else math.ceil(v))
+    from ..symbolic import IMod
     if f is sympy.Mod or f is IMod:
-        x, m = _num(e.args[0], values), _num(e.args[1], values)
+        x, m = _num(e.args[0], values, memo), _num(e.args[1], values, memo)
         if m == 0:
             raise _NotANumber("modulo by zero")
         return x % m
     if f is sympy.Min:
-        return min(_num(t, values) for t in e.args)
+        return min(_num(t, values, memo) for t in e.args)
     if f is sympy.Max:
-        return max(_num(t, values) for t in e.args)
+        return max(_num(t, values, memo) for t in e.args)
     if f is sympy.Abs:
-        return abs(_num(e.args[0], values))
+        return abs(_num(e.args[0], values, memo))
     if f is sympy.sign:
-        v = _num(e.args[0], values)
+        v = _num(e.args[0], values, memo)
         return Fraction((v > 0) - (v < 0))
     # anything else: let sympy evaluate it
     r = e.xreplace({s: sympy.Integer(values[s.name]) for s in e.free_symbols if s.name in values})
@@ -158,7 +176,8 @@ def _num(e: Any, values: dict[str, int]) -> Fraction:
 
 def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bool:
     try:
-        x, y = _num(a, values), _num(b, values)
+        memo: dict[Any, Fraction] = {}
+        x, y = _num(a, values, memo), _num(b, values, memo)
     except (_NotANumber, ZeroDivisionError):
         return False
     if rel in ("|", "!|"):
@@ -169,7 +188,7 @@ def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bo
     return _prove_int(rel, x, y)  # type: ignore[arg-type]
 
 
-Alt = tuple[Rel, sympy.Expr, sympy.Expr]
+Alt = tuple[Rel, "sympy.Expr", "sympy.Expr"]
 
 
 class Guards:
@@ -194,7 +213,7 @@ class Guards:
     def __init__(self) -> None:
         # each entry is a disjunction of alternatives (most often just one)
         self._entries: list[tuple[Alt, ...]] = []
-        self._keys: set[tuple[Any, ...]] = set()
+        self._keys: set[frozenset[Any]] = set()
         self._facts: tuple[Fact, ...] = ()
         self._simplified: Optional[list[sympy.Basic]] = None
         self._kept: list[int] = []      # the entries behind the conditions
@@ -233,7 +252,8 @@ class Guards:
 
     def _record(self, alts: Sequence[tuple[Rel, IntLike, IntLike]]) -> None:
         entry = tuple((rel, _sym(a), _sym(b)) for rel, a, b in alts)
-        key = tuple(sorted((_fact_key(*alt) for alt in entry), key=repr))   # order does not matter
+        # order does not matter (a set, not a sort by repr: printing a large formula is slow)
+        key = frozenset(_fact_key(*alt) for alt in entry)
         if key in self._keys:
             return
         self._keys.add(key)

@@ -105,6 +105,9 @@ def _idx2crd_rest(idx: Any, shape: IntTuple) -> Any:
             out.append(_idx2crd_rest(idx, s))
         else:
             n = product(s)
+            if type(idx) is int and idx == 0:
+                out.append(_idx2crd_rest(0, s))   # CuTe: _0 % n and _0 / n stay _0
+                continue
             out.append(_idx2crd_rest(cmod(idx, n), s))
             idx = cdiv(idx, n)
     return tuple(out)
@@ -113,7 +116,7 @@ def _idx2crd_rest(idx: Any, shape: IntTuple) -> Any:
 def _idx2crd_leaf(idx: Any, shape: IntTuple, stride: IntTuple) -> Any:
     if type(shape) is tuple:
         return tuple(_idx2crd_leaf(idx, s, d) for s, d in zip(shape, stride))  # type: ignore[arg-type]
-    if type(shape) is int and shape == 1:
+    if type(shape) is int and shape == 1 or type(idx) is int and idx == 0:
         return 0
     return cmod(cdiv(idx, stride), shape)
 

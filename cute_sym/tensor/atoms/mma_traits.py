@@ -264,6 +264,9 @@ class MMA_Traits:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.name,))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MMA_Traits) and type(other) is type(self) and other.name == self.name
 

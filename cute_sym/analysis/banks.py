@@ -1,0 +1,197 @@
+"""Shared-memory bank conflicts of a warp's access, by the hardware's rule (:mod:`.hardware`).
+
+Worked example: SM80's GEMM reads its K-major 128x32 half tile of A with ``ldmatrix``
+(``SM75_U32x4_LDSM_N``) tiled for a 2x2 tile of 16x8x16 HMMAs (32x32x16). Rows of 64
+bytes put rows 0, 2, 4, 6 of an 8x16-byte matrix on the same four banks:
+
+>>> from cute_sym.notation import parse
+>>> from cute_sym import make_tiled_mma
+>>> from cute_sym import make_tiled_copy_A
+>>> from cute_sym import Copy_Atom
+>>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+>>> ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+>>> print(bank_conflicts(ldsm, parse("(_128,_32):(_32,_1)")))
+4-way bank conflicts: 128 wavefronts, ideal 32 (8 instructions)
+>>> print(bank_conflicts(ldsm, parse("Sw<2,3,3> o _0 o (_128,_32):(_32,_1)")))
+conflict-free: 32 wavefronts, ideal 32 (8 instructions)
+>>> print(bank_conflicts(ldsm, parse("Sw<3,3,3> o _0 o (_128,_32):(_32,_1)")))
+conflict-free: 32 wavefronts, ideal 32 (8 instructions)
+
+A symbolic leading dimension ``K`` (elements between rows) answers by cases:
+
+>>> from cute_sym.core.integers import Dyn
+>>> from cute_sym.layout import make_layout
+>>> print(bank_conflicts(ldsm, make_layout((128, 32), (Dyn("K", min=32), 1))))
+8-way bank conflicts: 256 wavefronts, ideal 32 (8 instructions) if K % 64 == 0
+conflict-free: 32 wavefronts, ideal 32 (8 instructions) if K % 16 == 8
+2-way bank conflicts: 64 wavefronts, ideal 32 (8 instructions) if K % 32 == 16
+4-way bank conflicts: 128 wavefronts, ideal 32 (8 instructions) if K % 64 == 32
+no legal access if K % 8 in {1, 2, 3, 4, 5, 6, 7}: 128-bit vectors: thread 1: value 0 (element offset K) is not 16-byte aligned
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from ..core.integers import IntLike
+from ..layout import Layout
+from ..tensor.copy import TiledCopy
+from .access import Access, LayoutLike, access_of, ceil_div
+from .cases import Cases, Invalid, Space, by_cases
+from .hardware import LDMATRIX_ROW_THREADS, SMEM_BANK_BYTES, SMEM_BANKS, phase_threads
+from .vector import vector_fails, widest_chunk
+
+__all__ = ["bank_conflicts", "BankConflicts", "Phase", "phases_of", "bank_of_offset"]
+
+
+class Phase:
+    """One phase of one instruction: its threads, wavefronts, ideal, and the worst bank with
+    the (thread, element offset) of each distinct word it holds."""
+    __slots__ = ("instruction", "threads", "wavefronts", "ideal", "bank", "words")
+
+    def __init__(self, instruction: int, threads: tuple[int, ...], wavefronts: int, ideal: int,
+                 bank: int, words: tuple[tuple[int, IntLike], ...]) -> None:
+        for k, v in (("instruction", instruction), ("threads", threads), ("wavefronts", wavefronts),
+                     ("ideal", ideal), ("bank", bank), ("words", words)):
+            object.__setattr__(self, k, v)
+
+    instruction: int
+    threads: tuple[int, ...]
+    wavefronts: int
+    ideal: int
+    bank: int
+    words: tuple[tuple[int, IntLike], ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Phase is immutable")
+
+    def __str__(self) -> str:
+        head = f"instr {self.instruction} threads {self.threads[0]}-{self.threads[-1]}: " \
+               f"{self.wavefronts} wavefront(s), ideal {self.ideal}"
+        if self.wavefronts <= self.ideal:
+            return head
+        hits = ", ".join(f"t{t}@{o}" for t, o in self.words)
+        return f"{head}; bank {self.bank} holds {len(self.words)} words: {hits}"
+
+
+class BankConflicts:
+    """The shared-memory wavefronts of a warp's access (all its instructions).
+
+    ``wavefronts``: as the hardware serves them; ``ideal``: without conflicts;
+    ``degree``: the worst phase's wavefronts over its ideal (1: conflict-free);
+    ``phases``: per (instruction, phase) detail; ``vector_bits``: per thread and instruction.
+    """
+    __slots__ = ("wavefronts", "ideal", "degree", "instructions", "vector_bits", "phases")
+
+    def __init__(self, wavefronts: int, ideal: int, degree: int, instructions: int,
+                 vector_bits: int, phases: tuple[Phase, ...]) -> None:
+        for k, v in (("wavefronts", wavefronts), ("ideal", ideal), ("degree", degree),
+                     ("instructions", instructions), ("vector_bits", vector_bits), ("phases", phases)):
+            object.__setattr__(self, k, v)
+
+    wavefronts: int
+    ideal: int
+    degree: int
+    instructions: int
+    vector_bits: int
+    phases: tuple[Phase, ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("BankConflicts is immutable")
+
+    @property
+    def conflicts(self) -> int:
+        """Extra wavefronts (what Nsight Compute counts as bank conflicts)."""
+        return self.wavefronts - self.ideal
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.wavefronts, self.ideal, self.degree)
+
+    def __str__(self) -> str:
+        what = "conflict-free" if self.wavefronts == self.ideal else f"{self.degree}-way bank conflicts"
+        return f"{what}: {self.wavefronts} wavefronts, ideal {self.ideal} ({self.instructions} instructions)"
+
+    def detail(self) -> str:
+        """Every phase, one line each."""
+        return "\n".join([str(self)] + ["  " + str(p) for p in self.phases])
+
+
+def phases_of(acc: Access, chunk: int) -> list[list[int]]:
+    """Positions (into ``acc.threads``) of the threads of each phase."""
+    n = len(acc.threads)
+    if acc.matrices is not None:
+        step = LDMATRIX_ROW_THREADS
+    else:
+        step = phase_threads(chunk * acc.bits)
+    return [list(range(i, min(i + step, n))) for i in range(0, n, step)]
+
+
+def bank_of_offset(c: int, bits: int) -> int:
+    """The bank of the element at residue ``c`` (elements of ``bits``).
+
+    >>> bank_of_offset(2, 16), bank_of_offset(64, 16), bank_of_offset(3, 128)
+    (1, 0, 12)
+    """
+    return (c * bits // 8 // SMEM_BANK_BYTES) % SMEM_BANKS
+
+
+def _words(space: Space, off: IntLike, bits: int) -> list[tuple[IntLike, int]]:
+    """(high part, word index within the period) of each 4-byte word the element covers."""
+    q, c = space.addr(off)
+    lo = c * bits // 8
+    return [(q, w) for w in range(lo // SMEM_BANK_BYTES, (lo + max(bits // 8, 1) - 1) // SMEM_BANK_BYTES + 1)]
+
+
+def _count(space: Space, acc: Access, chunk: int) -> BankConflicts:
+    ninstr = len(acc.offsets[0]) // chunk if acc.offsets else 0
+    why = vector_fails(space, acc, chunk) if chunk > 1 else None
+    if why is not None:
+        raise Invalid(f"{chunk * acc.bits}-bit vectors: {why}")
+    phases: list[Phase] = []
+    total = ideal_total = 0
+    degree = 1
+    for j in range(ninstr):
+        for group in phases_of(acc, chunk):
+            banks: dict[int, list[tuple[IntLike, int, int, IntLike]]] = {}
+            for i in group:
+                for off in acc.offsets[i][j * chunk:(j + 1) * chunk]:
+                    for q, w in _words(space, off, acc.bits):
+                        hold = banks.setdefault(w % SMEM_BANKS, [])
+                        if not any(w == w2 and space.same(q, q2) for q2, w2, _, _ in hold):
+                            hold.append((q, w, acc.threads[i], off))
+            nwords = sum(len(v) for v in banks.values())
+            wf = max((len(v) for v in banks.values()), default=0)
+            ideal = ceil_div(nwords, SMEM_BANKS)
+            bank = max(banks, key=lambda b: (len(banks[b]), -b)) if banks else 0
+            words = tuple((t, o) for _, _, t, o in banks.get(bank, []))
+            phases.append(Phase(j, tuple(acc.threads[i] for i in group), wf, ideal, bank, words))
+            total += wf
+            ideal_total += ideal
+            if ideal:
+                degree = max(degree, ceil_div(wf, ideal))
+    return BankConflicts(total, ideal_total, degree, ninstr, chunk * acc.bits, tuple(phases))
+
+
+def bank_conflicts(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[int] = None,
+                   vector_bits: Optional[int] = None, warp: int = 0,
+                   side: str = "S") -> Union[BankConflicts, Cases[BankConflicts]]:
+    """The shared-memory wavefronts of warp ``warp`` reading ``layout`` through ``access``.
+
+    ``access``: a ``TiledCopy`` (one instruction per atom call; ldmatrix by its 8-thread
+    matrix phases) or a TV layout ``(thr, val) -> index of the tile`` with ``bits`` and
+    ``vector_bits`` (default: the widest vector the layout allows, :func:`vector_width`).
+    ``layout``: the shared-memory tensor, plain or swizzled; its base is 128-byte aligned.
+
+    @pre element width 8..128 bits (a power of two); a static access; static or symbolic ``layout``.
+    @post static: ``wavefronts`` is, summed over the warp's instructions and their phases, the
+          largest number of distinct 4-byte words any one bank holds in that phase; ``ideal``
+          the least number of wavefronts for those words (``ceil(words / 32)`` a phase).
+    @post symbolic: a :class:`Cases` over the residues of the symbols (or one result when all
+          cases agree); a case the decision procedure cannot settle is named undecidable.
+    """
+    acc = access_of(access, layout, bits, vector_bits, warp, side)
+
+    def run(space: Space) -> BankConflicts:
+        chunk = acc.chunk if acc.chunk is not None else widest_chunk(space, acc)[0]
+        return _count(space, acc, chunk)
+    return by_cases(acc.all_offsets(), acc.period, run, BankConflicts.key, acc.swizzle, acc.base)
+

@@ -1,0 +1,403 @@
+"""Symbolic answers by cases: split each symbol on the residues the hardware rule reads.
+
+A hardware rule reads byte addresses modulo a period (128 bytes for banks and
+sectors, more under a swizzle) and compares addresses for equality. For an offset
+that is an integer polynomial in symbols, the residue modulo the period (``P``
+elements) is fixed once each symbol ``s`` is fixed modulo ``m_s = P / gcd(P, g_s)``
+(``g_s``: the gcd of the coefficients of ``s``). Each case substitutes
+``s = m_s * s' + r`` and every question about the remaining high part goes to the
+decision procedure (:mod:`cute_sym.core.decide`): an address whose residue the
+procedure cannot prove fixed, or two high parts it cannot prove equal or unequal,
+make the case *undecidable*, named as such, never guessed.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Optional, Sequence, TypeVar, Union
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+
+from ..core import decide
+from ..core.errors import LayoutError, UndecidableError
+from ..core.integers import Dyn, IntLike, symbol_facts
+from ..swizzle import Swizzle
+
+R = TypeVar("R")
+MAX_CASES = 4096
+PEEL = 2        # values of s' tried one by one when s' >= lo leaves a question open
+# per symbol: None (s' as its bounds allow), ("eq", v): s' == v, ("ge", v): s' >= v
+Bound1 = Optional[tuple[str, int]]
+Sub = tuple[Bound1, ...]
+
+
+class Undecided(Exception):
+    """Raised inside one case when the decision procedure answers *unknown*."""
+
+
+class Invalid(Exception):
+    """Raised inside one case when the access is no legal instruction (a misaligned vector)."""
+
+
+Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
+# per split symbol: (m, r, s' or None when fixed, the fixed value of s')
+Step = tuple[int, int, Optional[sympy.Symbol], int]
+
+
+def linear_form(e: IntLike, syms: Sequence[sympy.Symbol]) -> Optional[Lin]:
+    """``e`` as (constant, integer coefficient of each symbol), or ``None`` when not linear.
+
+    >>> K, N = sympy.symbols("K N", integer=True)
+    >>> linear_form(3 * K + 2 * N + 5, [K, N]), linear_form(K * N, [K, N])
+    ((5, (3, 2)), None)
+    """
+    zero = (0,) * len(syms)
+    if type(e) is int:
+        return e, zero
+    idx = {s: i for i, s in enumerate(syms)}
+    const, co = 0, list(zero)
+    for term, k in sympy.expand(e).as_coefficients_dict().items():
+        if not k.is_Integer:
+            return None
+        if term == 1:
+            const += int(k)
+        elif term in idx:
+            co[idx[term]] += int(k)
+        else:
+            return None
+    return const, tuple(co)
+
+
+class Space:
+    """Element offsets of one case as (high part, residue): ``offset == q * period + c``.
+
+    ``swizzle`` and ``base`` are those of a composed layout ``Sw o base o L``: the
+    residue returned is the swizzled one (the swizzle moves no bit at or above the period).
+    With ``lin`` (linear forms of the offsets) and ``steps`` (the case: ``s = m*s' + r``)
+    a high part is kept as (constant, coefficients of the ``s'``), compared without sympy
+    when the coefficients settle it, else by the decision procedure.
+    """
+    __slots__ = ("period", "subst", "swizzle", "base", "_memo", "lin", "steps")
+
+    def __init__(self, period: int, subst: dict[sympy.Symbol, Any],
+                 swizzle: Optional[Swizzle] = None, base: IntLike = 0,
+                 lin: Optional[dict[IntLike, Optional[Lin]]] = None, steps: Sequence[Step] = ()) -> None:
+        self.period = period
+        self.subst = subst
+        self.swizzle = swizzle
+        self.base = base
+        self.lin = lin
+        self.steps = tuple(steps)
+        self._memo: dict[IntLike, tuple[Any, int]] = {}
+
+    def addr(self, inner: IntLike) -> tuple[Any, int]:
+        """(q, c) of the element at ``swizzle(base + inner)``."""
+        got = self._memo.get(inner)
+        if got is None:
+            got = self._fast(inner)
+            if got is None:
+                got = self._split(inner if type(self.base) is int and self.base == 0 else inner + self.base)
+            if self.swizzle is not None:
+                got = (got[0], self.swizzle(got[1]))
+            self._memo[inner] = got
+        return got
+
+    def _fast(self, inner: IntLike) -> Optional[tuple[Any, int]]:
+        if self.lin is None:
+            return None
+        a, b = self.lin.get(inner), self.lin.get(self.base)
+        if a is None or b is None:
+            return None
+        P = self.period
+        full, qco = a[0] + b[0], []
+        for (m, r, fresh, v), k1, k2 in zip(self.steps, a[1], b[1]):
+            k = k1 + k2
+            full += k * (r if fresh is not None else m * v + r)
+            if fresh is None:
+                qco.append(0)
+            elif (k * m) % P:
+                raise Undecided(f"the offset {inner} is not fixed modulo {P} elements")
+            else:
+                qco.append(k * m // P)
+        c = full % P
+        return ((full - c) // P, tuple(qco)), c
+
+    def _split(self, off: IntLike) -> tuple[IntLike, int]:
+        P = self.period
+        if type(off) is int:
+            return off // P, off % P
+        e = sympy.expand(sympy.sympify(off).xreplace(self.subst))
+        if e.is_Integer:
+            return int(e) // P, int(e) % P
+        const, rest = e.as_coeff_Add()
+        if not const.is_Integer or decide.prove("|", P, rest) is not True:
+            raise Undecided(f"the offset {off} is not fixed modulo {P} elements")
+        c = int(const) % P
+        q = sympy.expand((e - c) / P)
+        return (int(q) if q.is_Integer else q), c
+
+    def _expr(self, q: Any) -> Any:
+        if type(q) is tuple:
+            return q[0] + sum((k * st[2] for k, st in zip(q[1], self.steps) if k and st[2] is not None),
+                              sympy.Integer(0))
+        return q
+
+    def same(self, q1: Any, q2: Any) -> bool:
+        """Whether two high parts are equal, decided (else :class:`Undecided`)."""
+        if type(q1) is int and type(q2) is int:
+            return q1 == q2
+        if type(q1) is tuple and type(q2) is tuple:
+            if q1 == q2:
+                return True
+        e1, e2 = self._expr(q1), self._expr(q2)
+        got = decide.prove("==", e1, e2)
+        if got is None:
+            raise Undecided(f"whether {e1} == {e2}")
+        return got
+
+
+class Cases(Generic[R]):
+    """A symbolic answer: ``(condition, result)`` pairs covering every feasible case,
+    and the cases the decision procedure could not settle (``undecidable``).
+
+    ``invalid``: the cases where the access is no legal instruction (with the reason).
+    ``at(K=72)`` is the result for one value of each symbol.
+    """
+    __slots__ = ("cases", "undecidable", "invalid", "_split", "_results")
+    cases: tuple[tuple[str, R], ...]
+    undecidable: tuple[tuple[str, str], ...]
+    invalid: tuple[tuple[str, str], ...]
+    _split: tuple[tuple[sympy.Symbol, int], ...]
+    _results: dict[tuple[int, ...], list[tuple[Sub, Union[R, str]]]]
+
+    def __init__(self, cases: Sequence[tuple[str, R]], undecidable: Sequence[tuple[str, str]],
+                 split: Sequence[tuple[sympy.Symbol, int]],
+                 results: dict[tuple[int, ...], list[tuple[Sub, Union[R, str]]]],
+                 invalid: Sequence[tuple[str, str]] = ()) -> None:
+        object.__setattr__(self, "cases", tuple(cases))
+        object.__setattr__(self, "invalid", tuple(invalid))
+        object.__setattr__(self, "undecidable", tuple(undecidable))
+        object.__setattr__(self, "_split", tuple(split))
+        object.__setattr__(self, "_results", dict(results))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Cases is immutable")
+
+    def at(self, **values: int) -> R:
+        """The result when each symbol takes the value given (by its name).
+
+        @pre a value for every symbol split on, in a decided case (else :class:`LayoutError`).
+        """
+        key, high = [], []
+        for s, m in self._split:
+            if s.name not in values:
+                raise LayoutError(f"Cases.at: no value for {s.name}")
+            key.append(values[s.name] % m)
+            high.append(values[s.name] // m)
+        got: Union[R, str, None] = None
+        for sub, res in self._results.get(tuple(key), []):
+            if all(b is None or (h == b[1] if b[0] == "eq" else h >= b[1]) for h, b in zip(high, sub)):
+                got = res
+                break
+        if got is None:
+            raise LayoutError(f"Cases.at: {values} is in no feasible case")
+        if isinstance(got, str):
+            if got.startswith("invalid"):
+                raise LayoutError(got)
+            raise UndecidableError(got)
+        return got
+
+    def __str__(self) -> str:
+        lines = [f"{r} if {c}" for c, r in self.cases]
+        lines += [f"undecidable if {c}: {why}" for c, why in self.undecidable]
+        lines += [f"no legal access if {c}: {why}" for c, why in self.invalid]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Cases({self.cases!r}, undecidable={self.undecidable!r})"
+
+
+def _symbols(exprs: Iterable[IntLike]) -> list[sympy.Symbol]:
+    found: set[sympy.Symbol] = set()
+    for e in exprs:
+        if type(e) is not int:
+            found |= sympy.sympify(e).free_symbols
+    return sorted(found, key=lambda s: s.name)
+
+
+def _modulus(s: sympy.Symbol, exprs: Sequence[IntLike], period: int) -> int:
+    g = 0
+    for e in exprs:
+        if type(e) is int:
+            continue
+        for term, coeff in sympy.expand(e).as_coefficients_dict().items():
+            if s in term.free_symbols:
+                if term == s and coeff.is_Integer:
+                    g = math.gcd(g, int(coeff))
+                else:
+                    return period          # not linear in s: split on the whole period
+    return period // math.gcd(period, g) if g else 1
+
+
+def _feasible(s: sympy.Symbol, m: int) -> list[int]:
+    divisor = symbol_facts(s)[0]
+    g = math.gcd(divisor, m)
+    return [r for r in range(m) if r % g == 0 and decide.prove("|", m, s - r) is not False
+            and _fresh(s, m, r) is not None]
+
+
+def _fresh(s: sympy.Symbol, m: int, r: int) -> Optional[sympy.Symbol]:
+    """``s'`` with ``s == m * s' + r``, carrying the bounds of ``s`` (``None``: no such ``s'``)."""
+    _, lo, hi = symbol_facts(s)
+    if lo is None and (s.is_positive or s.is_nonnegative):
+        lo = 1 if s.is_positive else 0
+    lo2 = None if lo is None else -((r - lo) // m)         # ceil((lo - r) / m)
+    hi2 = None if hi is None else (hi - r) // m
+    if lo2 is not None and hi2 is not None and lo2 > hi2:
+        return None
+    sign = "any" if lo2 is None or lo2 < 0 else "nonnegative"
+    return Dyn(f"{s.name}'", min=lo2, max=hi2, sign=sign)
+
+
+def _fresh_sure(s: sympy.Symbol, m: int, r: int) -> sympy.Symbol:
+    got = _fresh(s, m, r)
+    if got is None:   # excluded by _feasible
+        raise LayoutError(f"{s} % {m} == {r} is infeasible")
+    return got
+
+
+def _class_text(s: sympy.Symbol, m: int, residues: frozenset[int], feasible: Sequence[int]) -> str:
+    """The residues ``residues`` of ``s`` modulo ``m`` (among ``feasible``) as few words say."""
+    d = 1
+    while d <= m:
+        if m % d == 0:
+            small = {r % d for r in residues}
+            if {r for r in feasible if r % d in small} == set(residues):
+                break
+        d *= 2
+    small_sorted = sorted({r % d for r in residues})
+    if {r % d for r in feasible} == set(small_sorted):
+        return ""
+    if len(small_sorted) == 1:
+        return f"{s.name} % {d} == {small_sorted[0]}"
+    return f"{s.name} % {d} in {{{', '.join(map(str, small_sorted))}}}"
+
+
+def _condition(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequence[int]],
+               keys: Sequence[tuple[int, ...]]) -> str:
+    keyset = set(keys)
+    proj = [frozenset(k[i] for k in keys) for i in range(len(split))]
+    if len(keyset) == math.prod(len(p) for p in proj):       # a product of per-symbol classes
+        parts = [_class_text(s, m, proj[i], feas[i]) for i, (s, m) in enumerate(split)]
+        text = " and ".join(p for p in parts if p)
+        return text or "always"
+    return " or ".join(
+        "(" + " and ".join(f"{s.name} % {m} == {k[i]}" for i, (s, m) in enumerate(split)) + ")"
+        for k in sorted(keyset))
+
+
+def _sub_text(split: Sequence[tuple[sympy.Symbol, int]], combo: tuple[int, ...], sub: Sub) -> str:
+    parts = []
+    for (sym, m), r, b in zip(split, combo, sub):
+        if b is None:
+            parts.append(f"{sym.name} % {m} == {r}")
+        elif b[0] == "eq":
+            parts.append(f"{sym.name} == {m * b[1] + r}")
+        else:
+            parts.append(f"{sym.name} % {m} == {r} and {sym.name} >= {m * b[1] + r}")
+    return " and ".join(parts)
+
+
+def _conditions(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequence[int]],
+                keys: Sequence[tuple[tuple[int, ...], Sub]]) -> str:
+    whole = [c for c, sub in keys if all(b is None for b in sub)]
+    parts = [_condition(split, feas, whole)] if whole else []
+    parts += [_sub_text(split, c, sub) for c, sub in keys if not all(b is None for b in sub)]
+    return " or ".join(parts)
+
+
+def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
+             key: Callable[[R], Hashable], swizzle: Optional[Swizzle] = None,
+             base: IntLike = 0) -> Union[R, Cases[R]]:
+    """``fn`` over the element offsets ``exprs``: its result, or one per case of the symbols.
+
+    @pre ``period`` is a power of two, at least the period of the hardware rule and of the swizzle.
+    @post no symbol: ``fn(Space)`` itself (an :class:`Invalid` becomes a :class:`LayoutError`) (a static path: no sympy object is made).
+    @post symbols: the :class:`Cases` grouped by ``key``; a single group is returned as its result.
+    """
+    syms = _symbols(list(exprs) + [base])
+    if not syms:
+        try:
+            return fn(Space(period, {}, swizzle, base))
+        except Invalid as u:
+            raise LayoutError(f"no legal access: {u}") from None
+    allx = list(exprs) + [base]
+    split = [(s, _modulus(s, allx, period)) for s in syms]
+    feas = [_feasible(s, m) for s, m in split]
+    if math.prod(len(f) for f in feas) > MAX_CASES:
+        raise UndecidableError(f"too many cases to split ({' x '.join(f'{s.name} % {m}' for s, m in split)})")
+    entries: list[tuple[tuple[int, ...], Sub, Union[R, Undecided, Invalid]]] = []
+
+    syms_only = [sym for sym, _ in split]
+    lin = {e: linear_form(e, syms_only) for e in allx}
+
+    def attempt(combo: tuple[int, ...], sub: Sub, depth: int) -> None:
+        subst: dict[sympy.Symbol, Any] = {}
+        lows: list[Optional[int]] = []
+        steps: list[Step] = []
+        for (sym, m), r, b in zip(split, combo, sub):
+            fresh = _fresh_sure(sym, m, r)
+            if b is not None and b[0] == "eq":
+                subst[sym] = sympy.Integer(m * b[1] + r)
+                lows.append(None)
+                steps.append((m, r, None, b[1]))
+                continue
+            lo = symbol_facts(fresh)[1] if b is None else b[1]
+            if b is not None:
+                fresh = Dyn(fresh.name, min=b[1], max=symbol_facts(fresh)[2], sign="any" if b[1] < 0 else "nonnegative")
+            subst[sym] = m * fresh + r
+            lows.append(lo)
+            steps.append((m, r, fresh, 0))
+        try:
+            entries.append((combo, sub, fn(Space(period, subst, swizzle, base, lin, steps))))
+            return
+        except (Undecided, Invalid) as u:
+            if isinstance(u, Invalid) or depth >= PEEL or all(lo is None for lo in lows):
+                entries.append((combo, sub, u))
+                return
+        # s' == lo and s' >= lo + 1, for each symbol with a lower bound
+        choices = [[b] if lo is None else [("eq", lo), ("ge", lo + 1)] for b, lo in zip(sub, lows)]
+        for c in itertools.product(*choices):
+            attempt(combo, tuple(c), depth + 1)
+
+    for combo in itertools.product(*feas):
+        attempt(combo, (None,) * len(split), 0)
+    results: dict[tuple[int, ...], list[tuple[Sub, Union[R, str]]]] = {}
+    groups: dict[Hashable, tuple[R, list[tuple[tuple[int, ...], Sub]]]] = {}
+    undecided: dict[str, list[tuple[tuple[int, ...], Sub]]] = {}
+    invalid: dict[str, list[tuple[tuple[int, ...], Sub]]] = {}
+    for combo, sub, res in entries:
+        if isinstance(res, Undecided):
+            undecided.setdefault(str(res), []).append((combo, sub))
+            results.setdefault(combo, []).append((sub, f"undecidable: {res}"))
+        elif isinstance(res, Invalid):
+            invalid.setdefault(str(res), []).append((combo, sub))
+            results.setdefault(combo, []).append((sub, f"invalid: {res}"))
+        else:
+            results.setdefault(combo, []).append((sub, res))
+            k = key(res)
+            if k in groups:
+                groups[k][1].append((combo, sub))
+            else:
+                groups[k] = (res, [(combo, sub)])
+    if len(groups) == 1 and not undecided and not invalid:
+        return next(iter(groups.values()))[0]
+    if not groups and not undecided:
+        raise LayoutError("no legal instruction in any case: " + "; ".join(invalid))
+    cases = [(_conditions(split, feas, keys), res) for res, keys in groups.values()]
+    und = [(_conditions(split, feas, keys), why) for why, keys in undecided.items()]
+    inv = [(_conditions(split, feas, keys), why) for why, keys in invalid.items()]
+    return Cases(cases, und, split, results, inv)

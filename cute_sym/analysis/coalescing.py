@@ -1,0 +1,118 @@
+"""Coalescing of a warp's global loads: 32-byte sectors per request against the least.
+
+128 threads read a row-major 64x64 half tile, 8 consecutive halves (128 bits) each:
+every request of a warp (4 rows of 128 bytes) touches the 16 sectors it must.
+
+>>> from cute_sym.notation import parse
+>>> tv = parse("((_8,_16),_8):((_512,_1),_64)")   # thread t: row t//8, columns 8*(t%8)..+7
+>>> print(coalescing(tv, parse("(_64,_64):(_64,_1)"), 16))
+coalesced: 16 sectors in 1 request(s), least 16 (100% of the bytes fetched are used), 128-bit vectors
+>>> print(coalescing(tv, parse("(_64,_64):(_1,_64)"), 16))
+64 sectors in 8 request(s), least 16 (25% of the bytes fetched are used), 16-bit vectors
+
+With a symbolic leading dimension, by cases of its residue (rows of 128 bytes that start
+halfway into a sector straddle two):
+
+>>> from cute_sym.core.integers import Dyn
+>>> from cute_sym.layout import make_layout
+>>> print(coalescing(tv, make_layout((64, 64), (Dyn("N", min=64, divisible_by=8), 1)), 16))
+coalesced: 16 sectors in 1 request(s), least 16 (100% of the bytes fetched are used), 128-bit vectors if N % 16 == 0
+18 sectors in 1 request(s), least 16 (89% of the bytes fetched are used), 128-bit vectors if N % 16 == 8
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from ..core.integers import IntLike
+from ..layout import Layout
+from ..tensor.copy import TiledCopy
+from .access import Access, LayoutLike, access_of, ceil_div
+from .cases import Cases, Invalid, Space, by_cases
+from .hardware import GMEM_SECTOR_BYTES
+from .vector import vector_fails, widest_chunk
+
+__all__ = ["coalescing", "Coalescing"]
+
+
+class Coalescing:
+    """``sectors`` touched by the warp's ``requests`` (one a load instruction), the least
+    number ``min_sectors`` that holds the bytes asked for, ``efficiency`` = bytes asked for
+    / bytes of the sectors touched, and ``per_request`` sector counts."""
+    __slots__ = ("sectors", "requests", "min_sectors", "useful_bytes", "vector_bits", "per_request")
+
+    def __init__(self, sectors: int, requests: int, min_sectors: int, useful_bytes: int,
+                 vector_bits: int, per_request: tuple[int, ...]) -> None:
+        for k, v in (("sectors", sectors), ("requests", requests), ("min_sectors", min_sectors),
+                     ("useful_bytes", useful_bytes), ("vector_bits", vector_bits), ("per_request", per_request)):
+            object.__setattr__(self, k, v)
+
+    sectors: int
+    requests: int
+    min_sectors: int
+    useful_bytes: int
+    vector_bits: int
+    per_request: tuple[int, ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Coalescing is immutable")
+
+    @property
+    def efficiency(self) -> float:
+        return self.useful_bytes / (GMEM_SECTOR_BYTES * self.sectors) if self.sectors else 1.0
+
+    def key(self) -> tuple[int, int, int, int, int]:
+        return (self.sectors, self.requests, self.min_sectors, self.useful_bytes, self.vector_bits)
+
+    def __str__(self) -> str:
+        head = "coalesced: " if self.sectors == self.min_sectors else ""
+        return (f"{head}{self.sectors} sectors in {self.requests} request(s), least {self.min_sectors} "
+                f"({round(100 * self.efficiency)}% of the bytes fetched are used), {self.vector_bits}-bit vectors")
+
+
+def _count(space: Space, acc: Access, chunk: int) -> Coalescing:
+    why = vector_fails(space, acc, chunk) if chunk > 1 else None
+    if why is not None:
+        raise Invalid(f"{chunk * acc.bits}-bit vectors: {why}")
+    nbytes = acc.bits // 8
+    ninstr = len(acc.offsets[0]) // chunk if acc.offsets else 0
+    per: list[int] = []
+    total = least = useful = 0
+    for j in range(ninstr):
+        elems: list[tuple[IntLike, int]] = []
+        for offs in acc.offsets:
+            for off in offs[j * chunk:(j + 1) * chunk]:
+                q, c = space.addr(off)
+                if not any(c == c2 and space.same(q, q2) for q2, c2 in elems):
+                    elems.append((q, c))
+        sectors: list[tuple[IntLike, int]] = []
+        for q, c in elems:
+            s = c * nbytes // GMEM_SECTOR_BYTES
+            if not any(s == s2 and space.same(q, q2) for q2, s2 in sectors):
+                sectors.append((q, s))
+        per.append(len(sectors))
+        total += len(sectors)
+        useful += len(elems) * nbytes
+        least += ceil_div(len(elems) * nbytes, GMEM_SECTOR_BYTES)
+    return Coalescing(total, ninstr, least, useful, chunk * acc.bits, tuple(per))
+
+
+def coalescing(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[int] = None,
+               vector_bits: Optional[int] = None, warp: int = 0,
+               side: str = "S") -> Union[Coalescing, Cases[Coalescing]]:
+    """The 32-byte sectors warp ``warp``'s loads of the global tensor ``layout`` touch.
+
+    ``access``: a ``TiledCopy`` (one request per atom call) or a TV layout with ``bits`` and
+    ``vector_bits`` (default: the widest vector, :func:`vector_width`). The tensor's base is
+    taken 128-byte aligned (as ``cudaMalloc`` gives).
+
+    @pre element width 8..128 bits (a power of two); every vector is aligned and contiguous
+         (else :class:`LayoutError`, or a case with no legal access).
+    @post ``sectors`` = sum over requests of the distinct 32-byte sectors of the bytes read;
+          ``min_sectors`` = sum of ``ceil(distinct bytes / 32)``; ``sectors >= min_sectors``.
+    """
+    acc = access_of(access, layout, bits, vector_bits, warp, side)
+
+    def run(space: Space) -> Coalescing:
+        chunk = acc.chunk if acc.chunk is not None else widest_chunk(space, acc)[0]
+        return _count(space, acc, chunk)
+    return by_cases(acc.all_offsets(), acc.period, run, Coalescing.key, acc.swizzle, acc.base)

@@ -1,0 +1,115 @@
+"""Vector width: the widest access each thread makes in one instruction, and why not wider.
+
+A width of ``n`` values is possible when every thread's values ``[j*n, (j+1)*n)`` are
+consecutive elements (after the swizzle) starting at a multiple of ``n`` elements
+(the tensor's base is taken 128-byte aligned), and ``n * bits <= 128``.
+
+A row-major 64x64 half tile read by 128 threads, 8 consecutive values each:
+
+>>> from cute_sym.notation import parse
+>>> tv = parse("((_8,_16),_8):((_512,_1),_64)")   # thread t: row t//8, columns 8*(t%8)..+7
+>>> print(vector_width(tv, parse("(_64,_64):(_64,_1)"), 16))
+128 bits (8 x 16-bit): 128 bits is the widest access of one thread
+>>> print(vector_width(tv, parse("(_64,_64):(_1,_64)"), 16))
+16 bits (1 x 16-bit): thread 0: value 1 is 64 elements after value 0, not next to it
+"""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+from ..core.integers import IntLike
+from ..layout import Layout
+from ..tensor.copy import TiledCopy
+from .access import Access, LayoutLike, access_of
+from .cases import Cases, Space, by_cases
+from .hardware import MAX_VECTOR_BITS
+
+__all__ = ["vector_width", "VectorWidth", "widest_chunk", "vector_fails"]
+
+
+class VectorWidth:
+    """``bits`` per thread and instruction (``values`` elements of ``element_bits``) and
+    ``reason``: what stops the next wider vector."""
+    __slots__ = ("bits", "values", "element_bits", "reason")
+
+    def __init__(self, bits: int, values: int, element_bits: int, reason: str) -> None:
+        for k, v in (("bits", bits), ("values", values), ("element_bits", element_bits), ("reason", reason)):
+            object.__setattr__(self, k, v)
+
+    bits: int
+    values: int
+    element_bits: int
+    reason: str
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("VectorWidth is immutable")
+
+    def key(self) -> tuple[int, str]:
+        return (self.bits, self.reason)
+
+    def __str__(self) -> str:
+        return f"{self.bits} bits ({self.values} x {self.element_bits}-bit): {self.reason}"
+
+
+def _diff_text(a: IntLike, b: IntLike) -> str:
+    return str(b - a)
+
+
+def _at(acc: Access, off: IntLike) -> str:
+    return str(off if type(acc.base) is int and acc.base == 0 else off + acc.base)
+
+
+def vector_fails(space: Space, acc: Access, n: int) -> Optional[str]:
+    """Why chunks of ``n`` values are no vectors (``None``: they are)."""
+    for t, offs in zip(acc.threads, acc.offsets):
+        for j in range(0, len(offs), n):
+            q0, c0 = space.addr(offs[j])
+            if c0 % n:
+                return (f"thread {t}: value {j} (element offset {_at(acc, offs[j])}) "
+                        f"is not {n * acc.bits // 8}-byte aligned")
+            for k in range(1, n):
+                q, c = space.addr(offs[j + k])
+                if c != c0 + k or not space.same(q, q0):
+                    if space.swizzle is None:
+                        return (f"thread {t}: value {j + k} is {_diff_text(offs[j + k - 1], offs[j + k])} elements "
+                                f"after value {j + k - 1}, not next to it")
+                    return (f"thread {t}: value {j + k} is not next to value {j + k - 1} "
+                            f"after the swizzle {space.swizzle}")
+    return None
+
+
+def widest_chunk(space: Space, acc: Access) -> tuple[int, str]:
+    """(values per instruction, why not twice as many) for one case."""
+    nv = len(acc.offsets[0]) if acc.offsets else 1
+    n = 1
+    while True:
+        m = 2 * n
+        if m * acc.bits > MAX_VECTOR_BITS:
+            return n, f"{MAX_VECTOR_BITS} bits is the widest access of one thread"
+        if nv % m:
+            return n, f"each thread holds {nv} value(s)"
+        why = vector_fails(space, acc, m)
+        if why is not None:
+            return n, why
+        n = m
+
+
+def vector_width(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[int] = None,
+                 warp: int = 0, side: str = "S") -> Union[VectorWidth, Cases[VectorWidth]]:
+    """The widest vector (bits) every thread of warp ``warp`` can use for its values of ``layout``.
+
+    ``access``: a TV layout ``(thr, val) -> index of the tile`` with ``bits``, or a ``TiledCopy``
+    (all of a thread's values in (atom values, repeats, tiles) order).
+
+    @pre element width 8..128 bits (a power of two); the tensor's base is 128-byte aligned.
+    @post ``bits == values * element_bits <= 128``; for every thread and every ``j``, its values
+          ``j*values .. j*values+values-1`` are consecutive elements, the first a multiple of ``values``;
+          twice ``values`` is not (``reason`` names the first thread and value that fails, or the limit).
+    @post symbolic: a :class:`Cases` by the residues of the symbols.
+    """
+    acc = access_of(access, layout, bits, None, warp, side)
+
+    def run(space: Space) -> VectorWidth:
+        n, why = widest_chunk(space, acc)
+        return VectorWidth(n * acc.bits, n, acc.bits, why)
+    return by_cases(acc.all_offsets(), acc.period, run, VectorWidth.key, acc.swizzle, acc.base)

@@ -1,0 +1,55 @@
+"""Generated cases for the analysis tests: TV layouts over tiles, shared/global layouts, swizzles."""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator, Optional
+
+from cute_sym.layout import Layout, make_layout
+from cute_sym.swizzle import ComposedLayout, Swizzle
+
+TYPES = {8: "uint8_t", 16: "half_t", 32: "float", 64: "double", 128: "uint128_t"}
+
+
+class Case:
+    def __init__(self, tv: Layout, layout: Any, bits: int, vector_bits: Optional[int], text: str) -> None:
+        self.tv, self.layout, self.bits, self.vector_bits, self.text = tv, layout, bits, vector_bits, text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def tv_layout(rng: random.Random, nthr: int = 32) -> tuple[Layout, int, int]:
+    """A TV layout (thr, val) -> index of an M x N tile (column-major index), and (M, N)."""
+    tm = rng.choice([d for d in (1, 2, 4, 8, 16, 32) if nthr % d == 0 and nthr // d <= 32])
+    tn = nthr // tm
+    vm, vn = rng.choice([(1, 1), (1, 2), (2, 1), (1, 4), (4, 1), (1, 8), (8, 1), (2, 2), (2, 4), (1, 16), (16, 1)])
+    M, N = tm * vm, tn * vn
+    thr = ((tm, tn), (vm, M * vn)) if rng.random() < 0.5 else ((tn, tm), (M * vn, vm))
+    val = ((vm, vn), (1, M)) if rng.random() < 0.6 else ((vn, vm), (M, 1))
+    return make_layout((thr[0], val[0]), (thr[1], val[1])), M, N
+
+
+def smem_layout(rng: random.Random, M: int, N: int, bits: int) -> Any:
+    pad = rng.choice([0, 0, 0, 1, 2, 4, 8, 16])
+    if rng.random() < 0.5:
+        lay = make_layout((M, N), (N + pad, 1))
+    else:
+        lay = make_layout((M, N), (1, M + pad))
+    if rng.random() < 0.5:
+        b = rng.randint(1, 3)
+        m = rng.randint(0, 4)
+        s = rng.randint(b, 5)
+        return ComposedLayout(Swizzle(b, m, s), 0, lay)
+    return lay
+
+
+def generated(n: int, seed: int) -> Iterator[Case]:
+    rng = random.Random(seed)
+    for _ in range(n):
+        tv, M, N = tv_layout(rng)
+        bits = rng.choice([8, 16, 32, 64, 128])
+        lay = smem_layout(rng, M, N, bits)
+        nv = tv[1].size()
+        widths = [w for w in (bits, 2 * bits, 4 * bits, 8 * bits, 16 * bits) if w <= 128 and nv % (w // bits) == 0]
+        vb = rng.choice(widths + [None])
+        yield Case(tv, lay, bits, vb, f"tv={tv} layout={lay} bits={bits} vector={vb}")
