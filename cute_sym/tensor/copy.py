@@ -13,12 +13,7 @@ in the atom's *reference* (thr, val) order) and maps it to the source or destina
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Union
-
-if TYPE_CHECKING:
-    import sympy
-else:
-    from ..core.lazy import sympy
+from typing import Any, Union
 
 from ..core.errors import LayoutError, RankError
 from ..core.lazy import is_expr
