@@ -304,3 +304,15 @@ print_svg = _checked(_views.print_svg)
 _notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, TiledCopy)
 
 __all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]
+
+# Analyses: vector width, bank conflicts, coalescing, copy/MMA compatibility (symbolic answers by cases)
+from .analysis import (
+    BankConflicts, Coalescing, CopyMMACheck, VectorWidth, bank_conflicts, check_copy_mma, coalescing,
+    vector_width,
+)
+from .views.banks import bank_svg
+
+__all__ += [
+    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+    "coalescing", "vector_width", "bank_svg",
+]

@@ -69,6 +69,9 @@ str(tc.get_slice(5).partition_S(cs.local_tile(T, tc.Tiler_MN, (0, 0))))
 with contextlib.redirect_stdout(io.StringIO()):
     cs.print_latex(cs.parse("Sw<2,0,3> o _0 o (_4,_8):(_8,_1)")); cs.print_latex(m); cs.print_svg(m)
 cs.svg(cs.parse("(_4,_8):(_8,_1)")); cs.html(cs.parse("(_4,_8):(_8,_1)"))
+ldsm = cs.make_tiled_copy_A(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), m)
+str(cs.bank_conflicts(ldsm, cs.parse("Sw<3,3,3> o _0 o (_128,_32):(_32,_1)")))
+str(cs.check_copy_mma(ldsm, m, "A"))
 """
     assert _modules_after(code) == []
 

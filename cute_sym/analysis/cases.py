@@ -44,7 +44,7 @@ class Invalid(Exception):
 
 Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
 # per split symbol: (m, r, s' or None when fixed, the fixed value of s')
-Step = tuple[int, int, Optional[sympy.Symbol], int]
+Step = tuple[int, int, Optional["sympy.Symbol"], int]
 
 
 def linear_form(e: IntLike, syms: Sequence[sympy.Symbol]) -> Optional[Lin]:
