@@ -21,13 +21,13 @@ from typing import (
     TextIO as _TextIO, TypeVar as _TypeVar, Union as _Union, cast as _cast, overload as _overload,
 )
 
-from sympy import SympifyError as _SympifyError
+import sys as _sys
 from typing_extensions import ParamSpec as _ParamSpec, TypeAlias as _TypeAlias
 
 from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
-from .core.integers import Dyn, DynInt, DynSymbol, Int, StaticInt, UserInt, is_static
+from .core.integers import Dyn, DynInt, Int, StaticInt, UserInt, is_static
 from .core.decide import assume, collect_guards, prove
 from .core.int_tuple import Tup, Underscore, _, wrap as _wrap, unwrap as _unwrap
 from .core import int_tuple as _it
@@ -39,11 +39,6 @@ from .swizzle import ComposedLayout, Swizzle
 from .notation import notation as _notation
 from .views import table as _table
 from .views import tensor_text as _tensor_text
-from .codegen import expr as _expr
-from .codegen.expr import FloorDiv
-from .core.integers import IMod
-from .codegen.emit import emit as _emit
-from .codegen.evaluate import evaluate as _evaluate
 # tensors: scaled bases, engines, partitions; the algebra's entry points also take tensors and basis layouts
 from . import tensor as _tensor
 from .tensor import ArithmeticTuple, ScaledBasis, Tensor
@@ -52,6 +47,8 @@ from .tensor.engine import Pointer as _Pointer
 if TYPE_CHECKING:
     import numpy as _np
     from numpy.typing import NDArray as _NDArray
+    from .core.symbolic import DynSymbol, IMod
+    from .codegen.expr import FloorDiv
 
 __version__ = "0.1.0"
 
@@ -72,7 +69,12 @@ _R = _TypeVar("_R")
 # What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
 # (a MemoryError: an argument asked for more than there is, e.g. a string times a huge stride)
 _MISUSE = (AttributeError, TypeError, ValueError, ZeroDivisionError, RecursionError, IndexError, KeyError,
-           MemoryError, _SympifyError)
+           MemoryError)
+
+
+def _is_misuse(e: BaseException) -> bool:
+    # sympy's SympifyError too, without importing sympy to name it
+    return isinstance(e, _MISUSE) or ("sympy" in _sys.modules and isinstance(e, _sys.modules["sympy"].SympifyError))
 
 
 def _misuse(name: str, args: tuple[_Any, ...], e: BaseException) -> LayoutError:
@@ -98,8 +100,10 @@ def _api(impl: _Callable[..., _Any], wrap: bool = True, plain: bool = True
                 return _cast(_R, _wrap(r) if wrap else r)
             except LayoutError:
                 raise
-            except _MISUSE as e:
-                raise _misuse(sig.__name__, args, e) from e
+            except Exception as e:
+                if _is_misuse(e):
+                    raise _misuse(sig.__name__, args, e) from e
+                raise
         entry.__name__ = entry.__qualname__ = sig.__name__
         return entry
     return face
@@ -426,15 +430,21 @@ def print_layout(layout: AnyLayout, values: _Optional[_Mapping[str, int]] = None
                  file: _Optional[_TextIO] = None) -> None: ...
 @_api(_tensor_text.print_tensor)
 def print_tensor(tensor: Tensor, print_type: bool = True, file: _Optional[_TextIO] = None) -> None: ...
-@_api(_expr.index_expr)
+@_api(lambda *a, **k: _codegen("expr").index_expr(*a, **k))
 def index_expr(layout: Layout, *coords: _Any) -> DynInt: ...
-@_api(_expr.coord_expr, wrap=False)       # formulas print as Python reads them
+@_api(lambda *a, **k: _codegen("expr").coord_expr(*a, **k), wrap=False)       # formulas print as Python reads them
 def coord_expr(shape: _Union[Layout, IntTuple], index: _Any = None) -> IntTuple: ...
-@_api(_emit)
+@_api(lambda *a, **k: _codegen("emit").emit(*a, **k))
 def emit(obj: _Any, lang: str, name: str = "offset", params: _Optional[list[str]] = None) -> str: ...
+def _codegen(module: str) -> _Any:
+    """A codegen module, imported on first use (it needs sympy; static work never imports it)."""
+    import importlib
+    return importlib.import_module(f"{__name__}.codegen.{module}")
+
+
 def _evaluate_checked(layout: _Any, bind: _Any = None) -> _Any:
     try:
-        return _evaluate(layout, bind)
+        return _codegen("evaluate").evaluate(layout, bind)
     except LayoutError:
         raise
     except (MemoryError, ValueError) as e:   # NumPy cannot hold the table
@@ -528,3 +538,28 @@ print_svg = _checked(_views.print_svg)
 _notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, TiledCopy)
 
 __all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]
+
+# Analyses: vector width, bank conflicts, coalescing, copy/MMA compatibility (symbolic answers by cases)
+from .analysis import (
+    BankConflicts, Coalescing, CopyMMACheck, VectorWidth, bank_conflicts, check_copy_mma, coalescing,
+    vector_width,
+)
+from .views.banks import bank_svg
+
+__all__ += [
+    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+    "coalescing", "vector_width", "bank_svg",
+]
+
+
+def __getattr__(name: str) -> _Any:
+    # The sympy-backed classes load on first use: `import cute_sym` and static work never import sympy.
+    if name in ("DynSymbol", "IMod"):
+        from .core import symbolic
+        value = getattr(symbolic, name)
+    elif name == "FloorDiv":
+        from .codegen.expr import FloorDiv as value
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

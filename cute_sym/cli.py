@@ -119,7 +119,8 @@ def evaluate_call(expr: str) -> Any:
 
 def _text(result: Any) -> str:
     """CuTe notation for layouts and int tuples; readable formulas for a dynamic integer."""
-    if type(result).__module__.startswith("sympy") or hasattr(result, "free_symbols"):
+    from .core.lazy import is_basic
+    if is_basic(result):     # without importing sympy for a static result
         from .notation.notation import to_str
         return to_str(result)
     return str(result)

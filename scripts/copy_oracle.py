@@ -171,6 +171,40 @@ def mma_program(group: list[tuple[int, dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def views_cases() -> list[dict[str, Any]]:
+    """The views conformance's kinds (tiled_copy, copy_partition) over every atom of :func:`cases`:
+    partition_S of local_tile(T, Tiler_MN, (0, 0)) of a static and a dynamic row-major 256x128 tensor."""
+    out: list[dict[str, Any]] = []
+    for k, c in enumerate(cases()):
+        m, n = c["tiler"]
+        if m > 256 or n > 128:
+            continue
+        for t, text in (("s", "(_256,_128):(_128,_1)"), ("d", "(256,128):(128,_1)")):
+            tid = (37 * k + (0 if t == "s" else 11)) % c["nthr"]
+            out.append({**c, "tensor_layout": text, "thr_idx": tid})
+    return out
+
+
+def views_program(group: list[tuple[int, dict[str, Any]]]) -> str:
+    lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/copy_atom.hpp>", "using namespace cute;",
+             "template <class T> void p(int id, char const* what, T const& x) {",
+             "  printf(\"%d\\t%s\\t\", id, what); print(x); printf(\"\\n\"); }", "int main() {"]
+    for i, c in group:
+        st = c["tensor_layout"].startswith("(_")
+        shape = "make_shape(Int<256>{}, Int<128>{})" if st else "make_shape(256, 128)"
+        stride = "make_stride(Int<128>{}, Int<1>{})" if st else "make_stride(128, Int<1>{})"
+        lines.append("{")
+        lines.append(f"  auto T = make_tensor(make_gmem_ptr(({c['type']}*)nullptr), {shape}, {stride});")
+        lines.append(f"  auto tc = make_tiled_copy(Copy_Atom<{c['op']}, {c['type']}>{{}}, "
+                     f"{cpp_layout(c['thr_layout'])}, {cpp_layout(c['val_layout'])});")
+        lines.append("  auto tile = local_tile(T, typename decltype(tc)::Tiler_MN{}, make_coord(0, 0));")
+        lines.append(f"  p({i}, \"partition_S\", tc.get_slice({c['thr_idx']}).partition_S(tile).layout());")
+        lines.append(f"  p({i}, \"partition_D\", tc.get_slice({c['thr_idx']}).partition_D(tile).layout());")
+        lines.append("}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def program(group: list[tuple[int, dict[str, Any]]]) -> str:
     lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/copy_atom.hpp>", "using namespace cute;",
              "template <class T> void p(int id, char const* what, T const& x) {",
@@ -220,11 +254,13 @@ def main() -> int:
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--mma", action="store_true", help="make_tiled_copy_A/B/C over tiled MMAs")
+    ap.add_argument("--views", action="store_true", help="the views conformance's calls over every atom")
     ap.add_argument("--out")
     o = ap.parse_args()
-    out = o.out or os.path.join(ROOT, "tests", "data", "copy_oracle_mma.jsonl" if o.mma else "copy_oracle.jsonl")
-    cs_ = mma_cases() if o.mma else cases()
-    make = mma_program if o.mma else program
+    kind = "mma" if o.mma else "views" if o.views else ""
+    out = o.out or os.path.join(ROOT, "tests", "data", f"copy_oracle{'_' + kind if kind else ''}.jsonl")
+    cs_ = {"mma": mma_cases, "views": views_cases, "": cases}[kind]()
+    make = {"mma": mma_program, "views": views_program, "": program}[kind]
     groups = [list(enumerate(cs_))[k::o.jobs] for k in range(o.jobs)]
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
         outs = list(ex.map(lambda kg: compile_and_run(make(kg[1]), o.include, o.cuda, work, kg[0]),

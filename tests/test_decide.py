@@ -155,3 +155,60 @@ def test_bounds_facts_and_guards_reach_nested_calls() -> None:
         require(">=", d, 3)
         assert cs.prove(">", sympy.floor(d / 3), 0) is True
     assert [str(c) for c in g.conditions] == ["d >= 3"]
+
+
+# The cheap structural checks prove() runs before any reasoning (a symbol against an
+# integer, monomials against each other): each answer holds for every value the facts
+# allow, and never contradicts the full procedure.
+_QS = [Dyn("qa"), Dyn("qb", divisible_by=4), Dyn("qc", min=2, max=9), Dyn("qd", divisible_by=8, max=64)]
+
+
+def _values(sym: sympy.Symbol) -> list[int]:
+    from cute_sym.core.integers import symbol_facts
+    d, lo, hi = symbol_facts(sym)
+    top = hi if hi is not None else 70
+    return [v for v in range(max(lo or 1, 1), top + 1) if v % d == 0][:12]
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=0, max_size=3),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=0, max_size=3),
+       st.integers(1, 6), st.integers(1, 6), st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "|"]))
+def test_quick_checks_are_sound(ma: list[tuple[int, int]], mb: list[tuple[int, int]], ca: int, cb: int, rel: str) -> None:
+    from cute_sym.core.decide.base import _prove_int
+    from cute_sym.core.decide.prove import _prove_sym
+    a = sympy.Integer(ca) * sympy.Mul(*[_QS[i] ** k for i, k in ma])
+    b = sympy.Integer(cb) * sympy.Mul(*[_QS[i] ** k for i, k in mb])
+    answer = cs.prove(rel, a, b)
+    full = _prove_sym(rel, a, b, ())
+    assert full is None or answer is None or full == answer, (a, rel, b, answer, full)
+    if answer is None:
+        return
+    syms = sorted(a.free_symbols | b.free_symbols, key=str)
+    for vals in itertools.islice(itertools.product(*[_values(s) for s in syms]), 400):
+        env = dict(zip(syms, vals))
+        got = _prove_int(rel, int(a.xreplace(env)), int(b.xreplace(env)))
+        assert got == answer, (a, rel, b, env)
+
+
+def test_quick_checks_symbol_against_integer() -> None:
+    K = Dyn("K", divisible_by=8, max=64)
+    assert cs.prove(">=", K, 8) is True and cs.prove("<", K, 8) is False
+    assert cs.prove("==", K, 12) is False and cs.prove("<=", K, 64) is True
+    assert cs.prove("==", K, 16) is None and cs.prove(">", K, 8) is None
+    M, N = Dyn("M", divisible_by=4), Dyn("N")
+    assert cs.prove("<", M * N, M) is False and cs.prove(">=", 2 * M * N, M) is True
+    assert cs.prove("==", M * N, M) is None and cs.prove("!=", M * M, M) is True
+
+
+def test_quick_divisibility_from_the_symbols_divisors() -> None:
+    M, N = Dyn("M", divisible_by=128), Dyn("N", divisible_by=6)
+    assert cs.prove("|", 128, M) is True and cs.prove("|", 256, 2 * M * N) is True
+    assert cs.prove("|", 12, M * N) is True and cs.prove("|", 9, M * N) is None
+    assert cs.prove("|", 256, M) is None
+
+
+def test_quick_divisibility_between_monomials() -> None:
+    M, N = Dyn("M", divisible_by=4), Dyn("N")
+    assert cs.prove("|", M, M * N) is True and cs.prove("|", 2 * M, M * M) is True
+    assert cs.prove("|", 8 * M, M * M * N) is None
+    assert cs.prove("|", M * N, 3 * M * N) is True

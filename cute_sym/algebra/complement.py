@@ -53,6 +53,13 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
         cotarget = unwrap(cotarget)
+    elif cotarget is None or cotarget >= 0:
+        ils = _int_leaves(layout._shape)
+        ild = _int_leaves(layout._stride) if ils is not None else None
+        if ils is not None and ild is not None:
+            quick = _complement_ints(layout, ils, ild, cotarget, False)
+            if quick is not None:
+                return quick
     fast = _complement_static(layout, cotarget)
     if fast is not None:
         return fast
@@ -128,6 +135,13 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if type(layout) is Layout:
         if cotarget is not None and type(cotarget) is not int:
             cotarget = unwrap(cotarget)
+        elif cotarget is None or cotarget >= 0:
+            s = _int_leaves(layout._shape)
+            d = _int_leaves(layout._stride) if s is not None else None
+            if d is not None:
+                fast = _complement_ints(layout, s, d, cotarget, True)  # type: ignore[arg-type]
+                if fast is not None:
+                    return fast
         fast = _complement_static(layout, cotarget, check=True)
         if fast is not None:
             return _positive_extents(layout, fast)
@@ -175,6 +189,10 @@ def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Op
     for x in d:
         if type(x) is not int:
             return None
+    if cotarget is None or type(cotarget) is int and cotarget >= 0:
+        fast = _complement_ints(layout, s, d, cotarget, check)
+        if fast is not None:
+            return fast
     tc = type(cotarget)
     if tc is tuple:
         for x in leaves(cotarget):
@@ -250,6 +268,104 @@ def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Op
         if whole < m:
             raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
                                     f"{result} breaks cosize((A,C)) = {whole} >= {m}")
+    return result
+
+
+def _int_leaves(t: Any) -> Optional[list[int]]:
+    """The leaves of ``t`` when all are static (None otherwise): one pass for a flat tuple."""
+    if type(t) is int:
+        return [t]
+    if type(t) is not tuple:
+        return None
+    out: list[int] = []
+    for x in t:
+        if type(x) is int:
+            out.append(x)
+        elif type(x) is tuple:
+            for y in leaves(x):
+                if type(y) is not int:
+                    return None
+                out.append(y)
+        else:
+            return None
+    return out
+
+
+def _complement_ints(layout: Layout, s: list[int], d: list[int], cotarget: Optional[int],
+                     check: bool) -> Optional[Layout]:
+    """The usual static case in one pass: positive strides, an integral cotarget.
+
+    The same steps as CuTe (filter and coalesce, modes by increasing stride,
+    the rest up to the cotarget, coalesce), on plain lists; None when a stride
+    is negative or an extent is 0 (the general path handles those).
+    """
+    # filter (stride-0 and size-1 modes go) and coalesce, front to back
+    fs: list[int] = []
+    fd: list[int] = []
+    for i in range(len(s)):
+        x = s[i]
+        y = d[i]
+        if x == 1 or y == 0:
+            continue
+        if x < 1 or y < 0:
+            return None
+        if fs and fs[-1] * fd[-1] == y:
+            fs[-1] *= x
+        else:
+            fs.append(x)
+            fd.append(y)
+    whole = 1
+    for i in range(len(fs)):
+        whole += (fs[i] - 1) * fd[i]
+    if cotarget is None:
+        cotarget = whole
+    if not fs:
+        return None
+    order = sorted(range(len(fd)), key=fd.__getitem__) if len(fd) > 1 else (0,)
+    rshape: list[int] = []
+    rstride: list[int] = [1]
+    last = 1
+    exact = True
+    for k in order:
+        ms = fd[k]
+        ns = ms // last
+        if ns == 0:
+            _check_injective(0, ms, last)
+        if ms % last:
+            exact = False
+        rshape.append(ns)
+        last = ms * fs[k]
+        rstride.append(last)
+    rest = (cotarget + last - 1) // last
+    rshape.append(rest)
+    if rest == 1:
+        rstride[-1] = 0
+    # coalesce the result, front to back
+    cs: list[int] = []
+    cd: list[int] = []
+    for i in range(len(rshape)):
+        x = rshape[i]
+        if x == 1:
+            continue
+        y = rstride[i]
+        if cs and cs[-1] * cd[-1] == y:
+            cs[-1] *= x
+        else:
+            cs.append(x)
+            cd.append(y)
+    if not cs:
+        result = _mk(1, 0)
+    elif len(cs) == 1:
+        result = _mk(cs[0], cd[0])
+    else:
+        result = _mk(tuple(cs), tuple(cd))
+    if check and not exact:
+        # the completion (layout, result) must reach the cotarget
+        for i in range(len(cs)):
+            whole += (cs[i] - 1) * cd[i]
+        if whole < cotarget:
+            raise DivisibilityError(f"complement: {layout} has no complement up to {cotarget}: CuTe's answer "
+                                    f"{result} breaks cosize((A,C)) = {whole} >= {cotarget}")
     return result
 
 

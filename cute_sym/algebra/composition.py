@@ -1,9 +1,13 @@
 """composition: ``R(c) = A(B(c))``, CuTe's composition_impl."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core import decide
 from ..core.errors import DivisibilityError
@@ -282,7 +286,7 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
                                  keep_rest=False, what="composition")
     if rhs is _:
         return lhs
-    if type(rhs) is int or isinstance(rhs, sympy.Expr):
+    if type(rhs) is int or is_expr(rhs):
         flat = _coalesce_x(lhs)
         return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
     return _composed_dispatch("composition", lhs, rhs)

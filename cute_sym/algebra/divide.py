@@ -1,9 +1,13 @@
 """The divides: logical, zipped, tiled and flat."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core.int_tuple import (
     _, unwrap, zip2_by,
@@ -45,7 +49,7 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
             return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
         if tiler is _:
             return layout
-        if isinstance(tiler, sympy.Expr):
+        if is_expr(tiler):
             tiler = _mk(tiler, 1)
         elif not isinstance(tiler, Layout):
             return _composed_dispatch("logical_divide", layout, tiler)

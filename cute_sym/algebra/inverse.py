@@ -12,7 +12,7 @@ from ..core.int_tuple import (
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk
 from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
-from .coalesce import _bw_sd, _coalesce_flat
+from .coalesce import _bw_sd, _coalesce_flat, _coalesce_int_lists
 
 
 def right_inverse(layout: Any) -> Any:
@@ -32,6 +32,9 @@ def right_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
+    fast = _coalesce_int_lists(layout._shape, layout._stride)
+    if fast is not None:
+        return _right_inverse_static(*fast)
     ls = leaves(layout._shape)
     ld = leaves(layout._stride)
     n = len(ls)
@@ -46,19 +49,25 @@ def right_inverse(layout: Any) -> Any:
     nxt: IntLike = 1
     while True:
         found = -1
+        # the same formula first (the usual case, no reasoning), then a proved equality
         for j, d in enumerate(fd):
-            if j in seq:
-                continue
-            if (d == nxt) if (type(d) is int and type(nxt) is int) else _eq_proved(d, nxt):
+            if d == nxt and j not in seq:
                 found = j
                 break
+        else:
+            for j, d in enumerate(fd):
+                if j in seq or (type(d) is int and type(nxt) is int):
+                    continue
+                if _eq_proved(d, nxt):
+                    found = j
+                    break
         if found < 0:
             break
         seq.append(found)
-        ns = _mul(fs[found], fd[found])
-        if _eq_proved(ns, nxt):
+        # s*d == d (the chain stops) exactly when s == 1 or d == 0
+        if _eq_proved(fs[found], 1) or _is0(fd[found]):
             break
-        nxt = ns
+        nxt = _mul(fs[found], fd[found])
     if not seq:
         return _mk(1, 0)
     rstride = compact_major(tuple(fs))
@@ -124,10 +133,14 @@ def left_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("left_inverse", layout, None)
-    ls, ld = _flat(layout)
-    n = len(ls)
-    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
-    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    fast = _coalesce_int_lists(layout._shape, layout._stride)
+    if fast is not None:
+        fs, fd = fast
+    else:
+        ls, ld = _flat(layout)
+        n = len(ls)
+        cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+        fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
     istride = leaves(compact_major(tuple(fs)))
     modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
     for m in modes:

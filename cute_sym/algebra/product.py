@@ -1,9 +1,13 @@
 """The products: logical, zipped, tiled, flat, blocked, raked, and tile_to_shape."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_expr
 
 from ..core import decide
 from ..core.errors import DivisibilityError, LayoutError, RankError
@@ -42,7 +46,7 @@ def logical_product(block: Any, tiler: Any) -> Any:
         return _transform_layout(block, tiler, logical_product, what="logical_product")
     if tiler is _:
         return block
-    if type(tiler) is int or isinstance(tiler, sympy.Expr):
+    if type(tiler) is int or is_expr(tiler):
         return logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
     return _composed_dispatch("logical_product", block, tiler)
 

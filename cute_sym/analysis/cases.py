@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Callable, Generic, Hashable, Iterable, Optional, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Generic, Hashable, Iterable, Optional, Sequence, TypeVar, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core import decide
 from ..core.errors import LayoutError, UndecidableError
@@ -41,7 +44,7 @@ class Invalid(Exception):
 
 Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
 # per split symbol: (m, r, s' or None when fixed, the fixed value of s')
-Step = tuple[int, int, Optional[sympy.Symbol], int]
+Step = tuple[int, int, Optional["sympy.Symbol"], int]
 
 
 def linear_form(e: IntLike, syms: Sequence[sympy.Symbol]) -> Optional[Lin]:

@@ -38,7 +38,7 @@ def _value(x: Any, bind: Mapping[Any, Any], what: str) -> int:
         if e.free_symbols:
             names = ", ".join(sorted(s.name for s in e.free_symbols))
             raise LayoutError(f"evaluate: no value bound for {names} (in the {what} {x})")
-        e = e.doit()
+        e = e.doit() if not e.is_Integer else e     # closed: evaluate, no open-ended simplify
     if not e.is_Integer:
         raise LayoutError(f"evaluate: the {what} {x} is not an integer under the binding")
     return int(e)

@@ -20,13 +20,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, Final, Optional, Protocol, Union
 
-import sympy
-from sympy.printing.precedence import PRECEDENCE
-from typing_extensions import TypeAlias, TypeGuard
+from typing import TypeAlias, TypeGuard
 
 from .errors import LayoutError
+from .lazy import is_basic, is_expr
+
+if TYPE_CHECKING:
+    import sympy
+    from .symbolic import DynSymbol, IMod
+else:
+    from .lazy import sympy
 
 __all__ = [
     "IntLike",
@@ -72,7 +77,7 @@ class DynInt(Protocol):
 
 
 #: A static ``int`` or a dynamic sympy integer expression (inside the package).
-IntLike: TypeAlias = Union[int, sympy.Expr]
+IntLike: TypeAlias = Union[int, "sympy.Expr"]
 
 #: The same as user code sees it (``cute_sym.IntLike``): no sympy type in it.
 UserInt: TypeAlias = Union[int, DynInt]
@@ -118,47 +123,6 @@ class _StaticIntFactory:
 Int: Final = _StaticIntFactory()
 
 
-class DynSymbol(sympy.Symbol):  # type: ignore[misc]
-    """An integer symbol that carries the facts the user stated about it.
-
-    ``divisor``: the symbol is a multiple of it; ``lo``/``hi``: inclusive
-    bounds (``None`` when unbounded). Two symbols with the same name but other
-    facts are different symbols, as in sympy.
-
-    @pre ``divisor >= 1``; ``lo <= hi`` when both are given (:func:`Dyn` checks these).
-    @post an integer sympy symbol named ``name`` carrying ``divisor``, ``lo``, ``hi``.
-
-    >>> K = Dyn("K", divisible_by=8, min=8, max=64)
-    >>> isinstance(K, DynSymbol), K.divisor, K.lo, K.hi
-    (True, 8, 8, 64)
-    >>> K == DynSymbol("K", 8, 8, 64, integer=True, positive=True), K == Dyn("K")
-    (True, False)
-    """
-
-    __slots__ = ("divisor", "lo", "hi")
-
-    divisor: int
-    lo: Optional[int]
-    hi: Optional[int]
-
-    def __new__(cls, name: str, divisor: int = 1, lo: Optional[int] = None,
-                hi: Optional[int] = None, **assumptions: bool) -> "DynSymbol":
-        obj = sympy.Symbol.__xnew__(cls, name, **assumptions)
-        obj.divisor = divisor
-        obj.lo = lo
-        obj.hi = hi
-        return obj  # type: ignore[no-any-return]
-
-    def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        return ((self.name, self.divisor, self.lo, self.hi), self.assumptions0)
-
-    def _hashable_content(self) -> tuple[Any, ...]:
-        # no None inside: sympy orders hashable contents
-        lo, hi = self.lo, self.hi
-        return super()._hashable_content() + (  # type: ignore[no-any-return]
-            self.divisor, lo is None, 0 if lo is None else lo, hi is None, 0 if hi is None else hi)
-
-
 def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
         max: Optional[int] = None, sign: str = "positive") -> DynInt:
     """A dynamic (run-time) integer symbol.
@@ -202,48 +166,11 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
         raise LayoutError(f"Dyn: sign must be 'positive', 'nonnegative' or 'any', got {sign!r}")
     if divisible_by == 1 and min is None and max is None:
         return sympy.Symbol(name, **assumptions)  # type: ignore[no-any-return]
+    from .symbolic import DynSymbol
     return DynSymbol(name, int(divisible_by), lo, max, **assumptions)
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*'*")     # trailing primes: the fresh names analyses make
-
-
-class IMod(sympy.Function):  # type: ignore[misc]
-    """Integer ``a % b`` for ``a >= 0``, ``b > 0``, kept unevaluated unless both are numbers.
-
-    sympy's own ``Mod`` rewrites nested symbolic modulos in ways that are not
-    sound for our use, so coordinates use this one.
-
-    @pre ``a >= 0`` and ``b > 0`` (integers).
-    @post ``0 <= result < b``; a number when ``a`` and ``b`` are numbers, 0 when
-          ``b == 1`` or ``a == 0``, else unevaluated.
-
-    >>> M = Dyn("M")
-    >>> IMod(M, 8).subs(M, 13), IMod(M, 1)
-    (5, 0)
-    """
-
-    is_integer = True
-    precedence = PRECEDENCE["Mul"]     # binds like *: 2*(x % 4)
-
-    @classmethod
-    def eval(cls, a: Any, b: Any) -> Any:
-        if b.is_Integer and int(b) <= 0:
-            raise LayoutError(f"IMod: the modulus must be positive, got {b}")
-        if a.is_Integer and b.is_Integer:
-            return sympy.Integer(int(a) % int(b))
-        if b == 1 or a == 0:
-            return sympy.Integer(0)
-        return None
-
-    def _eval_is_nonnegative(self) -> Optional[bool]:
-        return True if self.args[1].is_positive else None
-
-    def _sympystr(self, printer: Any) -> str:
-        def p(x: Any) -> str:
-            s = str(printer._print(x))
-            return s if x.is_Atom and not (x.is_Number and x < 0) else f"({s})"
-        return f"{p(self.args[0])} % {p(self.args[1])}"
 
 
 def builtins_max(a: int, b: int) -> int:
@@ -258,6 +185,7 @@ def symbol_facts(sym: sympy.Symbol) -> tuple[int, Optional[int], Optional[int]]:
     >>> symbol_facts(Dyn("c", sign="nonnegative", max=7))
     (1, 0, 7)
     """
+    from .symbolic import DynSymbol
     if isinstance(sym, DynSymbol):
         return sym.divisor, sym.lo, sym.hi
     if sym.is_positive:
@@ -283,19 +211,21 @@ def is_static(x: object) -> bool:
         return True
     if isinstance(x, tuple):
         return all(is_static(e) for e in x)
+    if x is None:
+        return True
     static = getattr(x, "is_static", None)
     if callable(static):
         return bool(static())
-    if isinstance(x, sympy.Basic):
+    if is_basic(x):
         return False
-    return x is None or isinstance(x, int)
+    return isinstance(x, int)
 
 
 def is_int_like(x: object) -> TypeGuard[IntLike]:
     """True for a static int or a sympy integer expression (not a tuple)."""
     if type(x) is int:
         return True
-    return isinstance(x, sympy.Expr) and x.is_integer is not False and not isinstance(x, sympy.Tuple)
+    return is_expr(x) and x.is_integer is not False and not isinstance(x, sympy.Tuple)
 
 
 def as_int_like(x: object, what: str = "integer") -> IntLike:
@@ -307,7 +237,7 @@ def as_int_like(x: object, what: str = "integer") -> IntLike:
         return x
     if isinstance(x, bool):
         raise LayoutError(f"{what} must be an integer, got the bool {x!r}")
-    if isinstance(x, sympy.Expr):
+    if is_expr(x):
         if x.is_integer is False or x.is_number and not x.is_Integer:
             raise LayoutError(f"{what} must be an integer expression, got {x!r}")
         return x
@@ -315,3 +245,11 @@ def as_int_like(x: object, what: str = "integer") -> IntLike:
     if index is not None:
         return int(index())
     raise LayoutError(f"{what} must be an int or a sympy integer expression, got {x!r}")
+
+
+def __getattr__(name: str) -> Any:
+    # DynSymbol and IMod are sympy classes: defined (and sympy imported) on first use
+    if name in ("DynSymbol", "IMod"):
+        from . import symbolic
+        return getattr(symbolic, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

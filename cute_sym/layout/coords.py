@@ -10,13 +10,17 @@ Coordinate symbols are re-read as non-negative integers (a coordinate may be 0).
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core import int_tuple
 from ..core.int_tuple import IntTuple, transform_leaf, unwrap
-from ..core.integers import Dyn, DynSymbol, IntLike
+from ..core.integers import Dyn, IntLike
+from ..core.lazy import is_expr
 from .layout import Layout, as_int_tuple
 
 __all__ = ["crd2idx", "idx2crd", "as_coordinate"]
@@ -25,7 +29,8 @@ __all__ = ["crd2idx", "idx2crd", "as_coordinate"]
 def as_coordinate(coord: Any) -> Any:
     """Coordinate symbols made without a sign become non-negative (same name)."""
     def leaf(x: Any) -> Any:
-        if isinstance(x, sympy.Expr) and x.free_symbols:
+        if is_expr(x) and x.free_symbols:
+            from ..core.symbolic import DynSymbol
             # a symbol made without facts may be 0 as a coordinate
             sub = {s: Dyn(s.name, sign="nonnegative") for s in x.free_symbols
                    if not isinstance(s, DynSymbol)}

@@ -14,10 +14,13 @@
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Union, overload
+from typing import TYPE_CHECKING, Any, Iterator, Union, overload
 
-import sympy
-from typing_extensions import TypeAlias
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from typing import TypeAlias
 
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import (

@@ -19,13 +19,17 @@ the operations that take them). Leaves may be formulas as cute_sym prints them
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_basic
 
 from ..core.errors import NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
-from ..core.integers import Dyn, IMod
+from ..core.integers import Dyn
 from ..layout.layout import MAX_NESTING, Layout
 
 __all__ = ["parse", "to_str", "subs"]
@@ -176,7 +180,7 @@ class _Reader:
             op = self.take()[1]
             r = self.term(role)
             v = v + r if op == "+" else v - r
-        return norm(v) if not isinstance(v, sympy.Integer) else v
+        return norm(v) if not (is_basic(v) and v.is_Integer) else v
 
     def term(self, role: str) -> Any:
         v = self.unary(role)
@@ -188,6 +192,7 @@ class _Reader:
             elif op == "//" or op == "/":
                 v = sympy.floor(sympy.sympify(v) / r)
             else:
+                from ..core.symbolic import IMod
                 v = IMod(v, r)
         return v
 
@@ -283,7 +288,7 @@ def to_str(obj: Any) -> str:
     >>> to_str(parse("(_4,M):(_1,_4)"))
     '(_4,M):(_1,_4)'
     """
-    if isinstance(obj, (tuple, int)) or isinstance(obj, sympy.Basic):
+    if isinstance(obj, (tuple, int)) or is_basic(obj):
         return fmt(obj)
     return str(obj)
 
@@ -301,14 +306,14 @@ def subs(obj: Any, values: Mapping[str, Any]) -> Any:
     (8,_2):(_1,8)
     """
     def leaf(x: Any) -> Any:
-        if isinstance(x, sympy.Basic) and x.free_symbols:
+        if is_basic(x) and x.free_symbols:
             mp = {s: values[s.name] for s in x.free_symbols if s.name in values}
             if not mp:
                 return x
             r = x.xreplace({k: sympy.Integer(v) if isinstance(v, int) else v for k, v in mp.items()})
             if r.free_symbols:
                 return r
-            r = sympy.simplify(r) if not r.is_Integer else r
+            r = r.doit() if not r.is_Integer else r     # closed: evaluate, no open-ended simplify
             return sympy.Integer(r) if r.is_Integer else r
         return x
 

@@ -11,9 +11,13 @@ inner layout ``B`` that defines the domain (shape, size, modes). CuTe prints it
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Union
+from typing import TYPE_CHECKING, Any, Iterator, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_basic, is_expr
 
 from ..core.errors import LayoutError
 from ..core.int_tuple import IntTuple, Underscore, leaf_str
@@ -77,7 +81,7 @@ class ComposedLayout:
                               f"got {type(layout_a).__name__}")
         if not isinstance(layout_b, (Layout, ComposedLayout, Swizzle)):
             raise LayoutError(f"ComposedLayout: the inner layout must be a layout, got {type(layout_b).__name__}")
-        if not (type(offset) is int or isinstance(offset, sympy.Expr)):
+        if not (type(offset) is int or is_expr(offset)):
             raise LayoutError(f"ComposedLayout: the offset must be an integer, got {offset!r}")
         object.__setattr__(self, "layout_a", layout_a)
         object.__setattr__(self, "offset", offset)
@@ -174,14 +178,14 @@ def _add(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
         return a + b
     r = a + b
-    return int(r) if isinstance(r, sympy.Integer) else r
+    return int(r) if is_basic(r) and r.is_Integer else r
 
 
 def _neg(a: Any) -> Any:
     if type(a) is int:
         return -a
     r = -a
-    return int(r) if isinstance(r, sympy.Integer) else r
+    return int(r) if is_basic(r) and r.is_Integer else r
 
 
 def make_composed_layout(layout_a: Any, offset: Any, layout_b: Any) -> Any:

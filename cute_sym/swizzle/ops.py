@@ -154,8 +154,9 @@ def dispatch(op: str, a: Any, b: Any, *rest: Any) -> Any:
 _SWIZZLED = (Swizzle, ComposedLayout)
 
 
-def _any_swizzled(*args: Any) -> bool:
-    return any(isinstance(a, _SWIZZLED) for a in args)
+def _any_swizzled(a: Any, b: Any = None) -> bool:
+    # two isinstance calls, not any() over a generator: this runs on every call
+    return isinstance(a, _SWIZZLED) or isinstance(b, _SWIZZLED)
 
 
 def composition(lhs: Any, rhs: Any) -> Any:

@@ -10,9 +10,13 @@ involution, the identity when ``B == 0``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+from ..core.lazy import is_basic
 
 from ..core.errors import LayoutError, NotationError
 
@@ -23,7 +27,7 @@ def _static_int(x: Any, what: str) -> int:
     """``x`` as a Python int, or a LayoutError when it is symbolic (CuTe needs it static)."""
     if type(x) is int:
         return x
-    if isinstance(x, sympy.Integer):
+    if is_basic(x) and x.is_Integer:
         return int(x)
     if isinstance(x, int) and not isinstance(x, bool):
         return int(x)

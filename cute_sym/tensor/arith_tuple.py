@@ -16,11 +16,15 @@ ArithmeticTuple((_4,_3))
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Union
+from typing import TYPE_CHECKING, Any, Iterator, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError
+from ..core.lazy import is_expr
 from ..core.int_tuple import fmt
 from ..core.integers import IntLike
 
@@ -34,7 +38,7 @@ Coord = Union[IntLike, "ScaledBasis", "ArithmeticTuple"]
 
 
 def _is_int(x: Any) -> bool:
-    return type(x) is int or isinstance(x, sympy.Expr)
+    return type(x) is int or is_expr(x)
 
 
 def _mul(a: Any, b: Any) -> Any:

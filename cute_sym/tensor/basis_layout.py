@@ -26,15 +26,19 @@ radix encoding, so no accidental equality between modes can occur.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..algebra._util import _mul
 from ..algebra.composition import _compose_sd
 from ..swizzle import ops as _alg
 from ..core import decide
 from ..core.errors import LayoutError, RankError
+from ..core.lazy import is_expr
 from ..core.int_tuple import _, fmt, iter_leaves, leaves, unwrap, zip2_by
 from ..layout.layout import Layout, _mk
 from .arith_tuple import ScaledBasis, make_basis_like
@@ -262,7 +266,7 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
         return _per_mode(lhs, rhs, lambda a, b: _composition(a, b, strict), keep_rest=False, what="composition")
     if rhs is _:
         return lhs
-    if type(rhs) is int or isinstance(rhs, sympy.Expr):
+    if type(rhs) is int or is_expr(rhs):
         fs, fd = _flat_coalesce(lhs, keep_static=False, keep_last=True)
         return _mk(*_compose_flat(fs, fd, rhs, 1, strict))
     raise LayoutError(f"composition: unsupported rhs {rhs!r} for a basis layout")
@@ -302,7 +306,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
         return _per_mode(layout, tiler, logical_divide, keep_rest=True, what="logical_divide")
     if tiler is _:
         return layout
-    if type(tiler) is int or isinstance(tiler, sympy.Expr):
+    if type(tiler) is int or is_expr(tiler):
         tiler = _mk(tiler, 0 if type(tiler) is int and tiler == 1 else 1)
     if not isinstance(tiler, Layout):
         raise LayoutError(f"logical_divide: unsupported tiler {tiler!r} for a basis layout")

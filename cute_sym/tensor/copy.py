@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-import sympy
-
 from ..core.errors import LayoutError, RankError
+from ..core.lazy import is_expr
 from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
 from ..core.integers import IntLike
 from ..swizzle import (
@@ -283,7 +282,7 @@ class TiledCopy(Copy_Atom):
 
 def _thread_index(thr_idx: Any) -> IntLike:
     """A thread index: a non-negative ``int`` or a (non-negative) integer sympy expression."""
-    if isinstance(thr_idx, bool) or not (type(thr_idx) is int or isinstance(thr_idx, sympy.Expr)):
+    if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
         idx = getattr(thr_idx, "__index__", None)
         if idx is None:
             raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")

@@ -131,6 +131,14 @@ def make_tiled_copy_C_atom(copy_atom: Copy_Atom, mma: TiledMMA) -> TiledCopy:
 
     @pre ``copy_atom.NumValSrc <= size<1>(mma.get_layoutC_TV())``.
     @post ``Tiler_MN`` is a by-mode tiler of layouts; the TV layout keeps the C value order.
+
+    >>> from .mma import make_tiled_mma
+    >>> mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1))
+    >>> tc = make_tiled_copy_C_atom(Copy_Atom("SM90_U32x2_STSM_N", "half_t"), mma)
+    >>> print(tc.Tiler_MN)
+    ((_8,_2,_2):(_1,_16,_8),(_8,_2):(_2,_1))
+    >>> print(tc.TiledLayout_TV)
+    ((_4,_8,_2,_2),(_2,_2)):((_32,_1,_8,_128),(_256,_16))
     """
     layout_c = mma.get_layoutC_TV()
     copy_v = copy_atom.NumValSrc
@@ -147,6 +155,12 @@ def make_cotiled_copy(copy_atom: Copy_Atom, atom_tv_layout: Layout, data_layout:
 
     @pre both layouts static; every address ``atom_tv_layout`` reaches is one ``data_layout`` holds
          ("The memory pointed to by AtomTVLayout does not exist in the DataLayout").
+
+    >>> from cute_sym.notation import parse
+    >>> tc = make_cotiled_copy(Copy_Atom("UniversalCopy<uint128_t>", "half_t"),
+    ...                        parse("(_32,_8):(_8,_1)"), parse("(_16,_16):(_1,_16)"))
+    >>> print(tc.Tiler_MN, tc.TiledLayout_TV)
+    ((_2,_8):(_8,_1),_16:_1) ((_2,_16),_8):((_1,_16),_2)
     """
     if not (atom_tv_layout.is_static() and data_layout.is_static()):
         raise LayoutError("make_cotiled_copy: the layouts must be static")

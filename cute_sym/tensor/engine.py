@@ -20,11 +20,15 @@ ArithTuple(_0,_0)
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError
+from ..core.lazy import is_expr
 from ..core.int_tuple import fmt
 from ..core.integers import IntLike, as_int_like
 from .arith_tuple import ArithmeticTuple, ScaledBasis, coord_add
@@ -211,7 +215,7 @@ class ArrayEngine:
 
     def __getitem__(self, k: Any) -> Any:
         i = _add_offset(self._offset, k)
-        if isinstance(i, sympy.Expr):
+        if is_expr(i):
             if not i.is_Integer:
                 raise LayoutError(f"ArrayEngine: the offset {i} is symbolic; substitute values first")
             i = int(i)

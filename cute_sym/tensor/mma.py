@@ -30,11 +30,15 @@ thread's A fragment of a row-major (K-contiguous) 128x32 tile of A:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError, RankError
+from ..core.lazy import is_expr
 from ..core.int_tuple import IntTuple, _, fmt, leaves, unwrap, wrap
 from ..core.integers import IntLike
 from ..layout import Layout, append, make_layout, size, slice_
@@ -59,7 +63,7 @@ def _as_layout(x: Any, what: str) -> Layout:
     if isinstance(x, Layout):
         return x
     x = unwrap(x)
-    if isinstance(x, (int, tuple)) or isinstance(x, sympy.Expr):
+    if isinstance(x, (int, tuple)) or is_expr(x):
         return make_layout(x)
     raise LayoutError(f"{what}: expected a Layout or a shape, got {type(x).__name__}")
 
@@ -312,14 +316,14 @@ class ThrMMA:
     thr_vmnk: tuple[Any, ...]
 
     def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
-        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or isinstance(thr_idx, sympy.Expr)):
+        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
             idx = getattr(thr_idx, "__index__", None)
             if idx is None:
                 raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
             thr_idx = int(idx())
         if type(thr_idx) is int and thr_idx < 0:
             raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
-        if isinstance(thr_idx, sympy.Expr) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
+        if is_expr(thr_idx) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
             raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                               f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),

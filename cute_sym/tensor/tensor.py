@@ -13,12 +13,16 @@ ArithmeticTuple((_1,_2))
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from .. import swizzle as _alg
 from ..core.errors import LayoutError
+from ..core.lazy import is_basic
 from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk, make_layout, make_layout_like, make_ordered_layout
@@ -157,7 +161,7 @@ class Tensor:
     def __len__(self) -> int:
         n = self.size()
         if type(n) is not int:
-            if not (isinstance(n, sympy.Integer)):
+            if not ((is_basic(n) and isinstance(n, sympy.Integer))):
                 raise LayoutError(f"Tensor: the size {n} is symbolic")
             n = int(n)
         return n

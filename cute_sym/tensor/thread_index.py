@@ -13,14 +13,16 @@ symbolic index as one formula (``floor`` and ``IMod``, simplified by what bounds
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.decide import bounds
 from ..core.errors import LayoutError
 from ..core.int_tuple import leaves
-from ..core.integers import IMod
 from ..layout import Layout
 from ..swizzle import coalesce
 
@@ -57,6 +59,7 @@ def floor_mod(x: Any, d: int, s: Optional[int]) -> Any:
     q = x if d == 1 else sympy.floor(x / d)
     if s is None or (hi is not None and hi < d * s):
         return q
+    from ..core.symbolic import IMod
     return IMod(q, s)
 
 

@@ -20,11 +20,15 @@ creates no sympy object); the writers only format.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import LayoutError, RankError, UndecidableError
+from ..core.lazy import is_basic
 from ..core.int_tuple import IntTuple, iter_leaves, leaf_str, product
 from ..layout import Layout, append, make_layout
 from ..swizzle import ComposedLayout, Swizzle
@@ -98,16 +102,16 @@ def static_int(x: Any, what: str) -> int:
     """
     if type(x) is int:
         return x
-    if isinstance(x, sympy.Integer):
+    if (is_basic(x) and isinstance(x, sympy.Integer)):
         return int(x)
-    if isinstance(x, sympy.Basic):
+    if is_basic(x):
         names = sorted(s.name for s in x.free_symbols)
         if names:
             hint = ", ".join(f"{n!r}: ..." for n in names)
             raise UndecidableError(f"{' and '.join(names)} has a value",
                                    f"drawing needs a value for the {what} {leaf_str(x)}: pass bind={{{hint}}}")
         v = sympy.simplify(x)
-        if isinstance(v, sympy.Integer):
+        if (is_basic(v) and isinstance(v, sympy.Integer)):
             return int(v)
     if isinstance(x, int) and not isinstance(x, bool):
         return int(x)
@@ -235,11 +239,11 @@ def _formula(layout: Any) -> str:
 
 def _is_symbolic(obj: Any) -> bool:
     if isinstance(obj, Layout):
-        return any(isinstance(v, sympy.Basic) and bool(v.free_symbols)
+        return any(is_basic(v) and bool(v.free_symbols)
                    for v in (*iter_leaves(obj.shape), *iter_leaves(obj.stride)))
     if isinstance(obj, ComposedLayout):
         return (_is_symbolic(obj.layout_a) or _is_symbolic(obj.layout_b)
-                or (isinstance(obj.offset, sympy.Basic) and bool(obj.offset.free_symbols)))
+                or (is_basic(obj.offset) and bool(obj.offset.free_symbols)))
     return False
 
 

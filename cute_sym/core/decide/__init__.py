@@ -57,9 +57,15 @@ __all__ = [
 ]
 
 
-def clear_caches() -> None:
-    """Forget every memoised answer (for cold-start measurements; answers do not change)."""
-    from .prove import _prove_sym
-    from .reason import _bounds
-    for fn in (_prove_sym, _bounds):
+def clear_caches(symbols: bool = False) -> None:
+    """Forget every memoised answer (for cold-start measurements; answers do not change).
+
+    ``symbols``: also forget the interned fresh symbols that stand for symbols with
+    facts (with sympy's own cache, for a cold start from nothing).
+    """
+    from .prove import _powers, _prove_sym
+    from .reason import _bounds, _fresh
+    for fn in (_prove_sym, _bounds, _powers):
         fn.cache_clear()
+    if symbols:
+        _fresh.cache_clear()

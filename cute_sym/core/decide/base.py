@@ -4,7 +4,10 @@ from __future__ import annotations
 import contextvars
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
 if TYPE_CHECKING:  # the type only: guards sits above this module
     from .guards import Guards
@@ -17,7 +20,7 @@ _RELS = ("==", "!=", "<", "<=", ">", ">=", "|")
 
 # A fact is a normalised tuple: ("ge0", e) e >= 0; ("eq0", e) e == 0; ("dvd", d, e) d | e.
 Fact = tuple[Any, ...]
-Bound = Optional[Union[int, sympy.Rational]]
+Bound = Optional[Union[int, "sympy.Rational"]]
 
 _FACTS: contextvars.ContextVar[tuple[Fact, ...]] = contextvars.ContextVar("cute_sym_facts", default=())
 _GUARDS: contextvars.ContextVar[Optional["Guards"]] = contextvars.ContextVar("cute_sym_guards", default=None)
@@ -41,8 +44,6 @@ def _prove_int(rel: Rel, a: int, b: int) -> bool:
     raise LayoutError(f"unknown relation {rel!r}")
 
 
-_ZERO = sympy.Integer(0)
-_ONE = sympy.Integer(1)
 
 
 def _sym(x: Any) -> sympy.Expr:

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
-from .base import Bound, Fact, _ONE, _ZERO, _prove_int
+from .base import Bound, Fact, _prove_int
 from .reason import _bounds, _decide_diff, _expand, _subst
 
 
@@ -16,10 +19,22 @@ def _is_int_poly_term(q: sympy.Expr) -> bool:
     c, m = q.as_coeff_Mul()
     if not c.is_Integer:
         return False
-    if m is _ONE:
-        return True
+    return m is sympy.S.One or _int_product(m)
+
+
+def _int_product(m: sympy.Expr) -> bool:
+    """``m`` is a product of non-negative powers of integer-valued generators, read from its
+    structure: a symbol's own assumption, no query of sympy's assumption system on the
+    product (deducing the facts of each new product costs far more than the question)."""
+    if m.is_Symbol:
+        return m.is_integer is True
     for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex < 0 or base.is_integer is not True:
+        if not ex.is_Integer or ex < 0:
+            return False
+        if base.is_Symbol:
+            if base.is_integer is not True:
+                return False
+        elif base.is_integer is not True:
             return False
     return True
 
@@ -31,10 +46,10 @@ def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:
         return None
     g = 0
     for t in sympy.Add.make_args(terms):
-        if t is _ZERO:
+        if t is sympy.S.Zero:
             continue
         c, m = t.as_coeff_Mul()
-        if not c.is_Integer or m.is_integer is not True:
+        if not c.is_Integer or not _int_product(m):
             return None
         g = math.gcd(g, int(c))
     if g % n == 0:
@@ -66,7 +81,7 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
     if eb.is_zero:
         return True
     ca, ma = a.as_coeff_Mul()
-    if ma is _ONE:      # a is a number
+    if ma is sympy.S.One:      # a is a number
         if not a.is_Integer:
             return None
         r = _int_gcd_divides(abs(int(a)), eb)

@@ -3,14 +3,17 @@ from __future__ import annotations
 
 import contextlib
 import math
-from fractions import Fraction
-from typing import Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
-import sympy
+if TYPE_CHECKING:
+    from fractions import Fraction  # imported where used: it pulls in decimal
+
+    import sympy
+else:
+    from ..lazy import sympy
 
 from ..errors import UndecidableError
-from ..formula import formula_str
-from ..integers import IMod, IntLike
+from ..integers import IntLike
 from .base import _GUARDS, Fact, Rel, _facts_in_force, _prove_int, _sym
 from .prove import _prove_sym, prove
 from .reason import _expand, _scan
@@ -38,6 +41,7 @@ def fact_text(rel: Rel, a: IntLike, b: IntLike) -> str:
 
 def _text(x: Any) -> str:
     if isinstance(x, sympy.Basic) and not isinstance(x, (sympy.Integer, sympy.Symbol)):
+        from ..formula import formula_str
         return formula_str(x)
     return str(x)
 
@@ -115,6 +119,7 @@ def _num(e: Any, values: dict[str, int], memo: Optional[dict[Any, Fraction]] = N
 
 
 def _num1(e: Any, values: dict[str, int], memo: dict[Any, Fraction]) -> Fraction:
+    from fractions import Fraction
     if e.is_Integer:
         return Fraction(int(e))
     if e.is_Rational:
@@ -147,6 +152,7 @@ def _num1(e: Any, values: dict[str, int], memo: dict[Any, Fraction]) -> Fraction
     if f is sympy.floor or f is sympy.ceiling:
         v = _num(e.args[0], values, memo)
         return Fraction(math.floor(v) if f is sympy.floor else math.ceil(v))
+    from ..symbolic import IMod
     if f is sympy.Mod or f is IMod:
         x, m = _num(e.args[0], values, memo), _num(e.args[1], values, memo)
         if m == 0:
@@ -182,7 +188,7 @@ def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bo
     return _prove_int(rel, x, y)  # type: ignore[arg-type]
 
 
-Alt = tuple[Rel, sympy.Expr, sympy.Expr]
+Alt = tuple[Rel, "sympy.Expr", "sympy.Expr"]
 
 
 class Guards:

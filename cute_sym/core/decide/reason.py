@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
-from ..integers import DynSymbol, IMod, IntLike, symbol_facts
-from .base import Bound, Fact, Rel, _ONE, _facts_in_force, _sym
+from ..integers import IntLike, symbol_facts
+from .base import Bound, Fact, Rel, _facts_in_force, _sym
 
 
 # ---------------------------------------------------------------- orderings
@@ -70,8 +73,9 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         r = _verdict(rel, lo, hi)
         if r is not None:
             return r
-    # last resort, small polynomials only: the factored form (e.g. (M-1)*(N-1))
-    if e.is_Add and len(e.args) <= _FACTOR_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
+    # last resort, small polynomials only: measured from the symbols' lower bounds
+    # (s = lo + s', s' >= 0) every coefficient is >= 0, e.g. MN-M-N+1 = M'N' for M, N >= 1
+    if e.is_Add and len(e.args) <= _SHIFT_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
         targets: list[tuple[sympy.Expr, bool]] = []
         if rel == "<":
             targets = [(e - 1, True), (-e, False)]
@@ -80,22 +84,40 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         else:
             targets = [(e - 1, rel == "!="), (-e - 1, rel == "!=")]
         for t, answer in targets:
-            f = sympy.factor(t)
-            if f != t and not f.is_Add:
-                flo = _bounds(f)[0]
-                if flo is not None and flo >= 0:
-                    return answer
+            if _shifted_nonneg(t):
+                return answer
     return None
 
 
-_FACTOR_MAX_TERMS = 6
+_SHIFT_MAX_TERMS = 6
+
+
+def _shifted_nonneg(t: sympy.Expr) -> bool:
+    """``t >= 0`` because, with every symbol written as its lower bound plus a
+    non-negative symbol, the polynomial has no negative coefficient (a sufficient,
+    structural test: one expand of a small polynomial, no factoring)."""
+    sub: dict[Any, Any] = {}
+    for s in t.free_symbols:
+        lo = _bounds(s)[0]
+        if lo is None or lo < 0:
+            return False
+        if lo != 0:
+            sub[s] = s + lo
+    p = sympy.expand(t.xreplace(sub)) if sub else t
+    for mono, coeff in p.as_coefficients_dict().items():
+        if not coeff.is_Number or coeff < 0:
+            return False
+        for base, ex in mono.as_powers_dict().items():
+            if not (ex.is_Integer and ex > 0) and base is not sympy.S.One:
+                return False
+    return True
 
 
 def _nonlinear(e: sympy.Expr) -> bool:
     """Some term of the sum has degree >= 2 (factoring a linear sum only pulls out its content)."""
     for t in e.args:
         m = t.as_coeff_Mul()[1]
-        if m is not _ONE and sum(int(k) if k.is_Integer else 2 for k in m.as_powers_dict().values()) >= 2:
+        if m is not sympy.S.One and sum(int(k) if k.is_Integer else 2 for k in m.as_powers_dict().values()) >= 2:
             return True
     return False
 
@@ -144,7 +166,7 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     const: Any = 0
     for t in e.args:
         c, m = t.as_coeff_Mul()
-        if m is _ONE:
+        if m is sympy.S.One:
             const += c
             continue
         if not c.is_Rational:
@@ -158,7 +180,7 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     if not neg and const >= 0:
         return None     # nothing to pay for: plain interval bounds are as good
     if const < 0:
-        neg.append([-const, {}, _ONE])
+        neg.append([-const, {}, sympy.S.One])
         const = 0
     neg.sort(key=lambda x: -sum(x[1].values()))
     total: Any = const
@@ -204,6 +226,7 @@ _EXPAND_MAX_NODES = 120
 
 def is_polynomial(e: sympy.Expr) -> bool:
     """No floor, ceiling, min, max, modulo, abs or sign inside (sympy's polynomial tools are slow on those)."""
+    from ..symbolic import IMod
     return not e.has(sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign)
 
 
@@ -275,7 +298,10 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
             y = x
             if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
                     u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
-                y = x.func(*[sympy.expand(t) for t in x.args])
+                args = [sympy.expand(t) for t in x.args]
+                # Min/Max re-evaluated search their arguments for an order (factor_terms, gcd_terms):
+                # the same value unevaluated is all the expansion needs
+                y = x.func(*args, evaluate=False) if x.func in (sympy.Min, sympy.Max) else x.func(*args)
             if y.is_Atom or _is_poly_node(y):
                 r = y
             else:
@@ -296,6 +322,7 @@ def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], t
     (``s >= c``, ``s <= c``) become the bounds of a fresh symbol standing for
     ``s``, so interval reasoning sees them everywhere (inside floor, Mod, ...).
     """
+    from ..symbolic import DynSymbol
     if not facts and not any(type(s) is DynSymbol for s in syms):
         return {}, ()
     return _structure(syms, facts)
@@ -370,9 +397,9 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
         else:
             sign = "any"
         if d > 1:
-            sub[s] = d * _Fresh(f"{s.name}_{d}", 1, lo, hi, **_sign_assumptions(sign))
+            sub[s] = d * _fresh(f"{s.name}_{d}", lo, hi, sign)
         elif (lo, hi) != symbol_facts(s)[1:] or sign == "positive" and not s.is_positive:
-            sub[s] = _Fresh(s.name, 1, lo, hi, **_sign_assumptions(sign))
+            sub[s] = _fresh(s.name, lo, hi, sign)
     if sub and ge0:
         items = tuple(sorted(sub.items(), key=lambda kv: str(kv[0])))
         ge0 = [_rewrite_fact(g, items) for g in ge0]
@@ -433,18 +460,12 @@ def _minmax(f: Any, args: tuple[sympy.Expr, ...]) -> sympy.Expr:
     return keep[0] if len(keep) == 1 else f(*keep, evaluate=False)
 
 
-class _Fresh(DynSymbol):
-    """A symbol standing for another one with the facts in force as its bounds (internal).
-
-    Its hashable content has no ``None`` (sympy orders symbols of one name by it,
-    and ``None`` does not compare).
-    """
-
-    __slots__ = ()
-
-    def _hashable_content(self) -> tuple[Any, ...]:
-        base = sympy.Symbol._hashable_content(self)
-        return base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)  # type: ignore[no-any-return]
+@lru_cache(maxsize=4096)
+def _fresh(name: str, lo: Optional[int], hi: Optional[int], sign: str) -> Any:
+    """The fresh symbol for these facts: one object per facts, so sympy's own cache and the
+    assumptions it deduced for the symbol serve every later question about it."""
+    from ..symbolic import _Fresh
+    return _Fresh(name, 1, lo, hi, **_sign_assumptions(sign))
 
 
 def _sign_assumptions(sign: str) -> dict[str, bool]:
@@ -525,6 +546,7 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         if f is sympy.ceiling and e.args[0].is_positive and (lo2 is None or lo2 < 1):
             lo2 = 1     # the ceiling of a positive number is at least 1
         return lo2, (None if bh is None else int(rnd(bh)))
+    from ..symbolic import IMod
     if f is sympy.Mod or f is IMod:
         x, m = e.args
         ml, mh = _bounds(m)

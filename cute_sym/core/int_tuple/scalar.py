@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 
-import sympy
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
 
 from .. import decide
 from ..errors import DivisibilityError
-from ..integers import IMod, IntLike
+from ..integers import IntLike
 from .types import norm
 
 
@@ -50,6 +55,8 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
         sb = sympy.sympify(b)
+        if sb.is_Number and type(a) is not int and _symbol_monomial(a):
+            return norm(a / sb)     # a product of symbols over a number: already in canonical form
         if decide.is_big(a, sb) or not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
             # exact; cancel() over floors and mins costs seconds and gains little
             return norm(sympy.sympify(a) / sb)
@@ -72,6 +79,18 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     return norm(q if (a_nonneg == b_pos) else -q)
 
 
+def _symbol_monomial(a: Any) -> bool:
+    """``c * s1**k1 * ...``: symbols and numbers only (``expand`` would not change it)."""
+    if a.is_Symbol:
+        return True
+    if not a.is_Mul:
+        return False
+    for f in a.args:
+        if not (f.is_Symbol or f.is_Number or (f.is_Pow and f.base.is_Symbol and f.exp.is_Integer)):
+            return False
+    return True
+
+
 def cmod(a: IntLike, b: IntLike) -> IntLike:
     """``a % b`` for a non-negative ``a`` and positive ``b`` (coordinates); C's
     remainder (the sign of ``a``) for a static negative ``a``, as CuTe computes ``L(-1)``.
@@ -85,6 +104,7 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
         return 0
     if decide.prove("<", a, b) and decide.prove(">=", a, 0):
         return a
+    from ..symbolic import IMod
     return norm(IMod(a, b))
 
 

@@ -1,9 +1,13 @@
 """The shape of an int tuple: rank, depth, product, flatten, congruence, transforms."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
+from ..lazy import is_expr
 
 from .. import decide
 from ..errors import LayoutError, RankError
@@ -55,7 +59,7 @@ def product(t: IntTuple) -> IntLike:
         for e in t:
             p = p * product(e)
         return norm(p) if type(p) is not int else p
-    if isinstance(t, sympy.Expr):
+    if is_expr(t):
         return t
     raise LayoutError(f"product: not an IntTuple: {t!r}")
 

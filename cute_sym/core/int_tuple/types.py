@@ -1,12 +1,16 @@
 """The values: IntTuple, the underscore, CuTe-printing static ints and tuples, and how they print."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Union
+from typing import TYPE_CHECKING, Any, Iterable, Union
 
-import sympy
-from typing_extensions import TypeAlias
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
+from typing import TypeAlias
 
 from ..integers import IntLike, StaticInt as StaticInt
+from ..lazy import is_basic, is_expr
 
 
 
@@ -86,7 +90,7 @@ def unwrap(x: Any) -> Any:
         return tuple(unwrap(e) for e in x)
     if isinstance(x, int):
         return int(x)
-    if not isinstance(x, sympy.Basic) and hasattr(x, "__index__") and not hasattr(x, "_shape"):
+    if not is_basic(x) and hasattr(x, "__index__") and not hasattr(x, "_shape"):
         return int(x.__index__())
     return x
 
@@ -97,7 +101,7 @@ def is_tuple(x: object) -> bool:
 
 def is_int(x: object) -> bool:
     """True for an integer leaf (static or dynamic), False for tuples and ``_``."""
-    return type(x) is int or isinstance(x, sympy.Expr)
+    return type(x) is int or is_expr(x)
 
 
 # ---------------------------------------------------------------- scalars
@@ -114,7 +118,7 @@ def leaf_str(x: Any) -> str:
         return f"_{x}"
     if x is _:
         return "_"
-    if isinstance(x, sympy.Basic):
+    if is_basic(x):
         from ..formula import formula_str
         return formula_str(x)
     if isinstance(x, int):

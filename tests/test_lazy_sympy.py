@@ -1,0 +1,90 @@
+"""A static user never pays for sympy: importing cute_sym, parsing static text,
+every static operation and the CLI's static job run without importing it.
+
+Each check runs in a fresh interpreter and looks at ``sys.modules``; a dynamic
+integer (``Dyn`` or a name in parsed text) is what brings sympy in.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+STATIC_CALLS = [
+    ("coalesce", ["(_2,(_1,_6)):(_1,(_6,_2))"]),
+    ("complement", ["(_4,_8):(_1,_32)", "_1024"]),
+    ("composition", ["(_12,(_4,_8)):(_59,(_13,_1))", "(_4,_3):(_3,_1)"]),
+    ("right_inverse", ["(_4,_8):(_8,_1)"]),
+    ("left_inverse", ["(_4,_8):(_1,_8)"]),
+    ("logical_divide", ["_24:_2", "_4:_2"]),
+    ("zipped_divide", ["(_128,_64):(_1,_128)", "(_16,(_4,_2):(_1,_8))"]),
+    ("tiled_divide", ["(_8,_8):(_8,_1)", "(_2,_4)"]),
+    ("logical_product", ["(_2,_2):(_1,_2)", "(_3,_4):(_4,_1)"]),
+    ("blocked_product", ["(_2,_2):(_1,_2)", "(_3,_4):(_4,_1)"]),
+    ("raked_product", ["(_2,_2):(_1,_2)", "(_3,_4):(_4,_1)"]),
+    ("composition", ["Sw<3,4,3> o _0 o (_8,_64):(_64,_1)", "(_8,_8):(_1,_8)"]),
+    ("size", ["(_4,_8):(_1,_4)"]),
+    ("cosize", ["(_4,_8):(_1,_4)"]),
+    ("crd2idx", ["(_1,_2)", "(_4,_8)", "(_1,_4)"]),
+    ("idx2crd", ["_17", "(_4,_8)"]),
+]
+
+
+def _modules_after(code: str) -> list[str]:
+    probe = code + "\nimport sys, json\nprint(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'sympy')))\n"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_import_does_not_import_sympy() -> None:
+    assert _modules_after("import cute_sym") == []
+
+
+def test_static_parse_and_operations_do_not_import_sympy() -> None:
+    code = ["import cute_sym as cs"]
+    for op, args in STATIC_CALLS:
+        code.append(f"r = cs.{op}(*[cs.parse(a) for a in {args!r}]); str(r)")
+    code.append("cs.to_str(cs.parse('((_2,_3),_4):((_1,_2),_6)')); cs.layout_table(cs.parse('(_2,_3):(_3,_1)'))")
+    assert _modules_after("\n".join(code)) == []
+
+
+def test_static_tensors_atoms_pictures_and_analyses_do_not_import_sympy() -> None:
+    code = """
+import contextlib, io
+import cute_sym as cs
+T = cs.make_tensor(cs.make_gmem_ptr("T"), cs.parse("(_128,_64):(_64,_1)"))
+cs.local_tile(T, cs.parse("(_32,_32)"), (1, 0)); cs.local_partition(T, cs.parse("(_8,_4):(_4,_1)"), 3)
+str(cs.make_identity_tensor(cs.parse("(_4,_8)")))
+m = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", cs.parse("(_2,_2)"))
+str(m.get_slice(3).partition_A(T)); m.get_layoutC_TV()
+tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint128_t>", "half_t"), cs.parse("(_32,_4):(_1,_32)"),
+                        cs.parse("(_8,_1)"))
+str(tc.get_slice(5).partition_S(cs.local_tile(T, tc.Tiler_MN, (0, 0))))
+with contextlib.redirect_stdout(io.StringIO()):
+    cs.print_latex(cs.parse("Sw<2,0,3> o _0 o (_4,_8):(_8,_1)")); cs.print_latex(m); cs.print_svg(m)
+cs.svg(cs.parse("(_4,_8):(_8,_1)")); cs.html(cs.parse("(_4,_8):(_8,_1)"))
+ldsm = cs.make_tiled_copy_A(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), m)
+str(cs.bank_conflicts(ldsm, cs.parse("Sw<3,3,3> o _0 o (_128,_32):(_32,_1)")))
+str(cs.check_copy_mma(ldsm, m, "A"))
+"""
+    assert _modules_after(code) == []
+
+
+def test_static_cli_job_does_not_import_sympy() -> None:
+    code = ("import contextlib, io\nfrom cute_sym.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['logical_divide(_24:_2, _4:_2)']) == 0")
+    assert _modules_after(code) == []
+
+
+def test_a_dynamic_integer_brings_sympy_in_and_works() -> None:
+    code = ("import cute_sym as cs\nM = cs.Dyn('M', divisible_by=32)\n"
+            "assert str(cs.complement(cs.parse('_32:_1'), M)) == 'M/32:_32'\n"
+            "assert str(cs.parse('(M,_4):(_1,M)', {'M': M})) == '(M,_4):(_1,M)'")
+    assert "sympy" in _modules_after(code)
