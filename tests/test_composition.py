@@ -101,3 +101,36 @@ def test_rhs_stride_of_unknown_sign_names_a_positive_stride() -> None:
     for v in (1, 2, 8):
         Rv = cs.subs(R, {"y": v})
         assert all(int(Rv(i)) == int(A(i * v)) for i in range(4))
+
+
+def test_rhs_modes_that_carry_across_an_lhs_extent_are_refused() -> None:
+    """CuTe composes mode by mode; (_4,_2):(_1,_8) o (_2,_2):(_1,_3) would give 4 at i = 3 where
+    lhs(rhs(3)) = lhs(4) = 8. The carry is refused, naming it; a continued lhs stride is fine."""
+    with pytest.raises(cs.DivisibilityError, match="with a carry"):
+        cs.composition(parse("(_4,_2):(_1,_8)"), parse("(_2,_2):(_1,_3)"))
+    R = cs.composition(parse("(_4,_2):(_1,_4)"), parse("(_2,_2):(_1,_3)"))
+    assert [R(i) for i in range(4)] == [0, 1, 3, 4]
+    a, b = cs.Dyn("a"), cs.Dyn("b")
+    with pytest.raises(cs.UndecidableError, match="b == 2\\*a"):
+        cs.composition(cs.make_layout((2, 1), (a, b)), parse("(_4,_2):(_1,_1)"))
+
+
+def test_sweep_multi_mode_rhs_is_pointwise_or_refused() -> None:
+    """Every answer over small static pairs is lhs(rhs(i)) for every i (the carry check included)."""
+    from postconditions import small_layouts
+    answered = 0
+    for A in small_layouts((2, 3, 4), (1, 2, 4, 8), 2):
+        for B in small_layouts((1, 2, 3), (0, 1, 2, 3, 5), 2):
+            try:
+                R = cs.composition(A, B)
+            except cs.LayoutError:
+                continue
+            answered += 1
+            assert all(R(i) == A(B(i)) for i in range(int(cs.size(B)))), (str(A), str(B), str(R))
+    assert answered > 300
+
+
+@given(st.integers(1, 40), st.integers(1, 70), st.sampled_from([1, 2, 3, 4, 6, 8, 16]), st.integers(1, 20))
+def test_max_digit_closed_forms_equal_the_scan(s: int, d: int, p: int, n: int) -> None:
+    from cute_sym.algebra.composition import _max_digit
+    assert _max_digit(s, d, p, n) == max((t * d // p) % n for t in range(s))

@@ -274,11 +274,15 @@ def test_basis_composition_property(shape: tuple[int, ...], data: Any) -> None:
     try:
         want = _decode(cs.composition(enc, B), paths)
     except LayoutError as e:
-        with pytest.raises(type(e)):
-            cs.composition(I, B)
-        return
+        if "with a carry" not in str(e):
+            with pytest.raises(type(e)):
+                cs.composition(I, B)
+            return
+        # an integer lhs refuses a carry across its extents (not lhs(rhs(i))); coordinates may pass
+        # an extent, so the basis composition answers: only its indices are compared below
+        want = None
     got = cs.composition(I, B)
-    assert got == want
+    assert want is None or got == want
     # values are coordinates, which may pass an extent where B's strides carry: compare their indices
     for i in range(cs.size(B)):
         assert _lin(got(i), shape) == B(i)

@@ -1,6 +1,8 @@
 """composition: ``R(c) = A(B(c))``, CuTe's composition_impl."""
 from __future__ import annotations
 
+import math
+
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -12,7 +14,7 @@ from ..core.lazy import is_expr
 from ..core import decide
 from ..core.errors import DivisibilityError
 from ..core.int_tuple import (
-    _, unwrap, cdiv, ceil_div, fmt, norm, smin,
+    _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin,
 )
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk
@@ -273,6 +275,85 @@ def _composition_cute(lhs: Any, rhs: Any) -> Any:
     return _composition(lhs, rhs, False)
 
 
+_DIGIT_SCAN_LIMIT = 1 << 16
+
+
+def _max_digit(s: int, d: int, p: int, n: int) -> int:
+    """The largest digit ``(t*d // p) % n`` for ``0 <= t < s``."""
+    if d % (p * n) == 0:
+        return 0
+    top = (s - 1) * d
+    if top < p * n:                     # no wrap: the digit grows with t
+        return top // p
+    if d % p == 0:                      # multiples of q = d/p modulo n
+        q = d // p
+        g = math.gcd(q, n)
+        if s >= n // g:
+            return n - g
+        return max((t * q) % n for t in range(s))
+    if p % d == 0:                      # every value up to top // p is reached
+        return n - 1
+    period = p * n // math.gcd(d, p * n)
+    count = min(s, period)
+    if count > _DIGIT_SCAN_LIMIT:
+        return n - 1            # too many to scan: assume the worst digit (a refusal, never a wrong answer)
+    return max((t * d // p) % n for t in range(count))
+
+
+def _check_modes_add(flat: Layout, rhs: Layout) -> None:
+    """CuTe composes mode by mode, ``R(i) = sum_k A(B_k(i_k))``; that is ``A(B(i))`` only when the
+    rhs modes' values add without a carry across an lhs extent (``A`` is additive on its
+    mixed-radix digits, not across them). Checked for static layouts: in every lhs mode but
+    the last (which extends), the largest digits the rhs modes reach must sum below its extent.
+    """
+    shapes, strides = leaves(rhs._shape), leaves(rhs._stride)
+    modes = [(s, d) for s, d in zip(shapes, strides) if not (type(s) is int and s == 1) and not (type(d) is int and d == 0)]
+    if len(modes) < 2:
+        return
+    ls, ld = leaves(flat._shape), leaves(flat._stride)
+    if not all(type(d) is int and d > 0 or type(d) is not int and decide.prove(">", d, 0) for _, d in modes):
+        return                  # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
+    static = all(type(s) is int and type(d) is int for s, d in modes)
+    p: IntLike = 1
+    for j, n in enumerate(ls[:-1]):
+        if static and type(p) is int and type(n) is int:
+            fits = sum(_max_digit(s, d, p, n) for s, d in modes) < n
+        else:
+            fits = decide.prove("<", _digit_bound_sum(modes, p, n), n) is True
+        # a carry out of mode j is harmless only where mode j+1 continues it (d_{j+1} == n * d_j)
+        if not fits and not decide.require(
+                "==", ld[j + 1], _mul(n, ld[j]),
+                why="composition (the rhs modes add up past an lhs extent: the next lhs stride must continue it)"):
+            raise DivisibilityError(
+                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(n)} "
+                f"(mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
+        p = _mul(p, n)
+
+
+def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> IntLike:
+    """An upper bound of the sum of the largest digits ``(t*d // p) % n`` (symbolic sizes):
+    0 where ``p*n | d`` (the mode skips the digit), ``(s-1)*d // p`` where the values stay below
+    ``p*n`` (no wrap: exact), ``n - gcd(d/p, n)`` where ``p | d`` (multiples of ``d/p`` modulo
+    ``n``), else ``n - 1``."""
+    total: IntLike = 0
+    for s, d in modes:
+        span = _mul(p, n)
+        if decide.prove("|", span, d) is True:
+            continue
+        top = _mul(s - 1, d)
+        if decide.prove("<", top, span) is True:
+            total = total + cdiv(top, p)
+        elif decide.prove("|", p, d) is True:
+            q = cdiv(d, p)
+            if type(q) is int and type(n) is int:
+                total = total + (n - math.gcd(q, n))
+            else:
+                total = total + ((n - q) if decide.prove("|", q, n) is True else (n - 1))
+        else:
+            total = total + (n - 1)
+    return total
+
+
 def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
     if not isinstance(lhs, Layout):
         return _composed_dispatch("composition", lhs, rhs)
@@ -280,7 +361,10 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
         rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
-        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict)
+        result = _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict)
+        if strict:
+            _check_modes_add(flat, rhs)
+        return result
     if type(rhs) is tuple:
         return _transform_layout(lhs, rhs, composition if strict else _composition_cute,
                                  keep_rest=False, what="composition")

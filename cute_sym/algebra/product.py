@@ -18,7 +18,7 @@ from ..layout.layout import Layout, _mk, make_layout, make_ordered_layout, _Majo
 from ._util import _is1, _mul, _composed_dispatch
 from .coalesce import _transform_layout
 from .complement import _complement
-from .composition import _composition_cute
+from .composition import _composition_cute, composition
 from .divide import _tile_unzip, _unpack
 
 
@@ -61,6 +61,12 @@ def _check_disjoint(block: Layout, tiler: Layout, comp: Layout, rest: Layout) ->
     Checked on static layouts (pointwise first, the full image only where that fails)."""
     if not (block.is_static() and tiler.is_static() and rest.is_static()):
         return
+    try:        # structural first: the strict composition is comp(tiler(i)), or raises
+        strict = composition(comp, tiler)
+        if strict._shape == rest._shape and strict._stride == rest._stride:
+            return
+    except LayoutError:
+        pass
     n = product(tiler._shape)
     if type(n) is not int or n > _CHECK_LIMIT:
         return
