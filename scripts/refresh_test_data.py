@@ -43,6 +43,12 @@ def main() -> None:
     for path in glob.glob(os.path.join(SHARED, "conformance", "*.jsonl")):
         if not os.path.basename(path).startswith("cute-dynamic-unsupported"):
             shutil.copy(path, dst)
+    # tensors, partitions and atoms (the pictures are checked by their digests: tests/data/picture_digests.json)
+    views = os.path.join(dst, "views")
+    os.makedirs(views, exist_ok=True)
+    for path in glob.glob(os.path.join(SHARED, "conformance", "views", "*.jsonl")):
+        if not os.path.basename(path).startswith("print_"):
+            shutil.copy(path, views)
     with open(os.path.join(DATA, "seed_tables.json"), "w") as fh:
         json.dump(seed_tables(os.path.join(SHARED, "seeds")), fh, indent=1)
 

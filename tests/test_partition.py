@@ -7,8 +7,6 @@ thread indices and extents, and against CuTe's printed answers.
 from __future__ import annotations
 
 import itertools
-import json
-import os
 from typing import Any
 
 import pytest
@@ -19,7 +17,7 @@ from cute_sym import _, Layout, make_layout
 from cute_sym import LayoutError
 from cute_sym.core.int_tuple import idx2crd, product, product_each
 
-from corpus import CONFORMANCE
+from corpus import cases
 from test_static_path import _count_sympy
 
 TENSORS = ["(_16,_8):(_1,_16)", "(_16,_8):(_8,_1)", "(_12,_8):(_1,_16)", "(_8,_8,_2):(_1,_8,_64)",
@@ -204,11 +202,7 @@ def test_identity_tensor_partition_gives_each_thread_its_coordinates() -> None:
 
 # ---------------------------------------------------------------- CuTe's answers, static path, errors
 def _views(op: str) -> list[dict[str, Any]]:
-    path = os.path.join(CONFORMANCE, "views", f"{op}.jsonl")
-    if not os.path.exists(path):
-        return []
-    with open(path) as fh:
-        return [json.loads(line) for line in fh]
+    return cases("views/" + op)
 
 
 @pytest.mark.parametrize("case", _views("local_tile") + _views("outer_partition") + _views("local_partition"),

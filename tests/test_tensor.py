@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import os
 from typing import Any
 
@@ -17,7 +16,7 @@ from cute_sym.tensor.arith_tuple import ArithmeticTuple, ScaledBasis
 from cute_sym.tensor.basis_layout import is_basis_layout
 from cute_sym.tensor.engine import ArrayEngine, CountingEngine, Pointer
 
-from corpus import CONFORMANCE
+from corpus import CONFORMANCE, cases
 
 VIEWS = os.path.join(CONFORMANCE, "views")
 
@@ -142,11 +141,7 @@ def test_identity_tensor_slices_move_the_coordinate() -> None:
 
 
 def _views(op: str) -> list[dict[str, Any]]:
-    path = os.path.join(VIEWS, f"{op}.jsonl")
-    if not os.path.exists(path):
-        return []
-    with open(path) as fh:
-        return [json.loads(line) for line in fh]
+    return cases("views/" + op)
 
 
 @pytest.mark.parametrize("case", _views("identity_tensor"), ids=lambda c: c["id"])

@@ -23,7 +23,7 @@ from cute_sym.tensor.atoms.copy_atom import Copy_Atom
 from cute_sym.tensor.copy import TiledCopy
 from cute_sym.tensor.copy_make import make_tiled_copy, make_tiled_copy_D, make_tiled_copy_impl, make_tiled_copy_S
 
-from corpus import CONFORMANCE
+from corpus import cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORACLE = os.path.join(HERE, "data", "copy_oracle.jsonl")
@@ -58,11 +58,7 @@ def table(layout: Layout) -> dict[tuple[int, int], int]:
 
 # ------------------------------------------------------------------ CuTe's answers
 def views(op: str) -> list[dict[str, Any]]:
-    path = os.path.join(CONFORMANCE, "views", f"{op}.jsonl")
-    if not os.path.exists(path):
-        return []
-    with open(path) as fh:
-        return [json.loads(line) for line in fh]
+    return cases("views/" + op)
 
 
 @pytest.mark.parametrize("case", views("tiled_copy"), ids=lambda c: c["id"])
