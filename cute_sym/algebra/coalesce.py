@@ -1,7 +1,7 @@
 """coalesce and filter: the same function with fewer modes."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Callable, Any, Optional
 
 
 from ..core.errors import RankError
@@ -15,8 +15,12 @@ from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
 # ---------------------------------------------------------------- coalesce
 def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
-           keep_static: bool = True) -> tuple[Any, Any]:
+           keep_static: bool = True, merges: Optional[Callable[[Any, Any, Any], bool]] = None
+           ) -> tuple[Any, Any]:
     """CuTe's bw_coalesce over modes ``last, last-1, ..., 0`` onto the stack ``ns:nd``.
+
+    ``merges(s, d, front_stride)`` replaces the stride equality for strides that are not
+    integers (the tensor layer's scaled bases).
 
     A new mode merges into the front when ``s * d == front stride`` (proved);
     a static 1 mode is skipped; the stack starting at static 1 is replaced.
@@ -43,6 +47,8 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
             merge = s * d == fd
         elif keep_static and type(fs) is not int:
             merge = False
+        elif merges is not None:
+            merge = merges(s, d, fd)
         else:
             merge = _eq_proved(s * d, fd)
         if merge:

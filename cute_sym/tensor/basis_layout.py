@@ -26,7 +26,7 @@ radix encoding, so no accidental equality between modes can occur.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import sympy
@@ -34,6 +34,7 @@ else:
     from ..core.lazy import sympy
 
 from ..algebra._util import _mul
+from ..algebra.coalesce import _bw_sd as _alg_bw_sd
 from ..algebra.composition import _compose_sd
 from ..swizzle import ops as _alg
 from ..core import decide
@@ -85,39 +86,8 @@ def _merges(s: Any, d: Any, fd: Any) -> bool:
 
 
 def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any, keep_static: bool) -> tuple[Any, Any]:
-    """The algebra's bw_coalesce (see ``algebra._bw_sd``) with basis equality."""
-    rs: Optional[list[Any]] = None
-    rd: list[Any] = []
-    for i in range(last, -1, -1):
-        s = old_s[i]
-        if type(s) is int and s == 1:
-            continue
-        d = old_d[i]
-        if rs is None:
-            if type(ns) is int and ns == 1:
-                ns, nd = s, d
-                continue
-            fs, fd = ns, nd
-        else:
-            fs, fd = rs[-1], rd[-1]
-        merge = False if keep_static and type(fs) is not int else _merges(s, d, fd)
-        if merge:
-            if rs is None:
-                ns, nd = _mul(s, fs), d
-            else:
-                rs[-1], rd[-1] = _mul(s, fs), d
-        elif rs is None:
-            rs, rd = [ns, s], [nd, d]
-        else:
-            rs.append(s)
-            rd.append(d)
-    if rs is None:
-        if type(ns) is int and ns == 1:
-            return 1, 0
-        return ns, nd
-    rs.reverse()
-    rd.reverse()
-    return tuple(rs), tuple(rd)
+    """The algebra's bw_coalesce with basis equality (:func:`_merges`)."""
+    return _alg_bw_sd(old_s, old_d, last, ns, nd, keep_static, _merges)
 
 
 def _flat_coalesce(layout: Layout, keep_static: bool, keep_last: bool) -> tuple[Any, Any]:
