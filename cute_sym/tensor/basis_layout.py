@@ -34,7 +34,7 @@ else:
     from ..core.lazy import sympy
 
 from ..algebra._util import _mul
-from ..algebra.coalesce import _bw_sd as _alg_bw_sd
+from ..algebra.coalesce import _bw_sd as _alg_bw_sd, _transform_layout
 from ..algebra.composition import _compose_sd
 from ..swizzle import ops as _alg
 from ..core import decide
@@ -111,7 +111,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if profile is not None:
         profile = unwrap(profile)
         if type(profile) is tuple:
-            return _per_mode(layout, profile, coalesce, keep_rest=True, what="coalesce")
+            return _transform_layout(layout, profile, coalesce, keep_rest=True, what="coalesce")
     return _mk(*_flat_coalesce(layout, keep_static=False, keep_last=False))
 
 
@@ -130,21 +130,6 @@ def filter_zeros(layout: Layout) -> Layout:
             return 1 if d == 0 else s
         return 1 if decide.prove("==", d, 0) else s
     return _mk(go(layout.shape, layout.stride), layout.stride)
-
-
-def _per_mode(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool, what: str) -> Layout:
-    s, d = layout.shape, layout.stride
-    if type(s) is not tuple:
-        s, d = (s,), (d,)
-    if len(tiler) > len(s):
-        raise RankError(f"{what}: Too many modes in tiler ({len(tiler)} > rank {len(s)})")
-    modes = [f(_mk(s[i], d[i]), tiler[i]) for i in range(len(tiler))]  # type: ignore[index]
-    rs = [m.shape for m in modes]
-    rd = [m.stride for m in modes]
-    if keep_rest:
-        rs.extend(s[len(tiler):])
-        rd.extend(d[len(tiler):])  # type: ignore[index]
-    return _mk(tuple(rs), tuple(rd))
 
 
 # ---------------------------------------------------------------- composition
@@ -233,7 +218,7 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
         fs, fd = _flat_coalesce(lhs, keep_static=False, keep_last=True)
         return _mk(*_compose_flat(fs, fd, rhs.shape, rhs.stride, strict))
     if type(rhs) is tuple:
-        return _per_mode(lhs, rhs, lambda a, b: _composition(a, b, strict), keep_rest=False, what="composition")
+        return _transform_layout(lhs, rhs, lambda a, b: _composition(a, b, strict), keep_rest=False, what="composition")
     if rhs is _:
         return lhs
     if type(rhs) is int or is_expr(rhs):
@@ -273,7 +258,7 @@ def logical_divide(layout: Layout, tiler: Any) -> Layout:
     if type(tiler) is not Layout:
         tiler = unwrap(tiler)
     if type(tiler) is tuple:
-        return _per_mode(layout, tiler, logical_divide, keep_rest=True, what="logical_divide")
+        return _transform_layout(layout, tiler, logical_divide, keep_rest=True, what="logical_divide")
     if tiler is _:
         return layout
     if type(tiler) is int or is_expr(tiler):
