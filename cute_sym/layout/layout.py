@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Union, overload
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union, overload
 
 if TYPE_CHECKING:
     import sympy
@@ -46,6 +46,7 @@ __all__ = [
     "MAX_NESTING",
     "slice_",
     "is_layout",
+    "is_static_layout",
     "Tiler",
 ]
 
@@ -110,10 +111,12 @@ class Layout:
     (_4,_3):(_1,_8) (_2,_3):(_1,_2)
     """
 
-    __slots__ = ("_shape", "_stride")
+    # _st caches whether every leaf is a plain int (None: not yet known); see is_static_layout
+    __slots__ = ("_shape", "_stride", "_st")
 
     _shape: IntTuple
     _stride: IntTuple
+    _st: Optional[bool]
 
     def __init__(self, shape: Any, stride: Any = None) -> None:
         s = _check_tuple(shape, "shape")
@@ -122,6 +125,7 @@ class Layout:
             raise RankError(f"Layout: shape {fmt(s)} and stride {fmt(d)} are not congruent")
         _set_shape(self, s)
         _set_stride(self, d)
+        _set_st(self, _all_int(s) and _all_int(d))   # the leaves were just checked: the flag is cheap here
 
     @classmethod
     def _make(cls, shape: IntTuple, stride: IntTuple) -> "Layout":
@@ -129,6 +133,7 @@ class Layout:
         o = _new(cls)
         _set_shape(o, shape)
         _set_stride(o, stride)
+        _set_st(o, None)
         return o
 
     @property
@@ -155,8 +160,7 @@ class Layout:
         return cosize(self)
 
     def is_static(self) -> bool:
-        return all(type(x) is int for x in iter_leaves(self._shape)) and all(
-            type(x) is int for x in iter_leaves(self._stride))
+        return is_static_layout(self)
 
     @overload
     def __call__(self, *coord: Coord) -> UserInt: ...  # type: ignore[overload-overlap]
@@ -217,7 +221,7 @@ class Layout:
 _new = object.__new__
 _set_shape = Layout.__dict__["_shape"].__set__
 _set_stride = Layout.__dict__["_stride"].__set__
-
+_set_st = Layout.__dict__["_st"].__set__
 
 
 def _mk(shape: IntTuple, stride: IntTuple) -> Layout:
@@ -225,7 +229,43 @@ def _mk(shape: IntTuple, stride: IntTuple) -> Layout:
     o = _new(Layout)
     _set_shape(o, shape)
     _set_stride(o, stride)
+    _set_st(o, None)
     return o
+
+
+def _mk_static(shape: IntTuple, stride: IntTuple) -> Layout:
+    """Trusted constructor of a layout known to have plain-int leaves only (the static kernels')."""
+    o = _new(Layout)
+    _set_shape(o, shape)
+    _set_stride(o, stride)
+    _set_st(o, True)
+    return o
+
+
+def _all_int(t: Any) -> bool:
+    if type(t) is not tuple:
+        return type(t) is int
+    for x in t:
+        if type(x) is not int and (type(x) is not tuple or not _all_int(x)):
+            return False
+    return True
+
+
+def is_static_layout(layout: Layout) -> bool:
+    """True when every extent and stride of ``layout`` is a plain ``int`` (no symbol, no scaled basis).
+
+    The answer is cached on the layout (layouts are immutable), so the static fast paths
+    pay the scan once per layout.
+
+    >>> from cute_sym import Dyn
+    >>> is_static_layout(Layout((4, (2, 3)))), is_static_layout(Layout((4, Dyn("M"))))
+    (True, False)
+    """
+    st = layout._st
+    if st is None:
+        st = _all_int(layout._shape) and _all_int(layout._stride)
+        _set_st(layout, st)
+    return st
 
 
 Tiler: TypeAlias = Union[Layout, IntTuple, Underscore, tuple[Any, ...]]

@@ -1,0 +1,153 @@
+"""The public algebra's static fast path: plain static arguments go straight to the algebra.
+
+A public call such as ``cs.zipped_divide(L, (128, 64))`` may receive tensors,
+basis layouts, swizzles and composed layouts, so its general path passes through
+the tensor and swizzle layers, and through the generic argument conversion of
+``cute_sym._api``. When every argument is *plain and static* (a
+:class:`~cute_sym.layout.Layout` whose leaves are all ``int``, an ``int``, a flat
+tuple of ``int``, ``_``, or a tuple of those), those layers would hand the call to
+the plain algebra unchanged; :func:`make_entry` builds an entry that checks this
+first (one cached flag per layout) and calls the algebra directly.
+
+@post an entry's answer is the general path's answer for every argument: the guard only
+      admits arguments on which the layers above the algebra are the identity, and
+      misuse errors are converted the same way (``LayoutError`` naming the call).
+
+>>> from cute_sym.notation import parse
+>>> from cute_sym.algebra import logical_divide
+>>> calls = []
+>>> def general(layout, tiler):
+...     calls.append("general")
+...     return logical_divide(layout, tiler)
+>>> f = make_entry("logical_divide", ("layout", "tiler"), (), logical_divide, general)
+>>> print(f(parse("_24:_2"), parse("_4")), calls)
+(_4,_6):(_2,_8) []
+>>> print(f(parse("M:_2"), 4), calls)      # a symbol: the general path
+(_4,ceil_div(M,4)):(_2,_8) ['general']
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from .core.errors import LayoutError
+from .core.int_tuple import Tup, _
+from .core.integers import StaticInt
+from .layout.layout import Layout, is_static_layout, MAX_NESTING
+
+__all__ = ["plain_static", "make_entry"]
+
+# What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
+# (a MemoryError: an argument asked for more than there is, e.g. a string times a huge stride)
+MISUSE = (AttributeError, TypeError, ValueError, ZeroDivisionError, RecursionError, IndexError, KeyError,
+          MemoryError)
+
+
+def is_misuse(e: BaseException) -> bool:
+    """An exception that means "wrong kind of argument" (sympy's SympifyError too, without importing sympy)."""
+    return isinstance(e, MISUSE) or ("sympy" in sys.modules and isinstance(e, sys.modules["sympy"].SympifyError))
+
+
+def misuse(name: str, args: tuple[Any, ...], e: BaseException) -> LayoutError:
+    """The LayoutError a misuse becomes: the call as written, and what went wrong."""
+    if isinstance(e, RecursionError):
+        return LayoutError(f"{name}: the arguments nest too deeply (at most {MAX_NESTING} levels)")
+    shown = ", ".join(str(a) if isinstance(a, (int, tuple, Layout)) else type(a).__name__ for a in args)
+    return LayoutError(f"{name}({shown}): invalid arguments ({type(e).__name__}: {e})")
+
+
+def _plain_tuple(t: tuple[Any, ...], level: int) -> bool:
+    if level >= MAX_NESTING:
+        return False
+    for x in t:
+        tx = type(x)
+        if tx is int or x is _:
+            continue
+        if tx is Layout:
+            if not is_static_layout(x):
+                return False
+        elif tx is not tuple or not _plain_tuple(x, level + 1):
+            return False
+    return True
+
+
+def plain_static(x: Any) -> bool:
+    """``x`` as the plain algebra takes it unchanged, and static: ``None``, ``_``, an ``int``, a
+    static plain Layout, or a (nested) plain tuple of those.
+
+    ``StaticInt`` and ``Tup`` (what ``parse`` returns) are not admitted here: the entries
+    unwrap them first (:func:`make_entry`).
+
+    >>> plain_static((4, (2, _))), plain_static(Layout(4, 2)), plain_static([4]), plain_static(True)
+    (True, True, False, False)
+    """
+    tx = type(x)
+    if tx is int or x is None or x is _:
+        return True
+    if tx is Layout:
+        return is_static_layout(x)
+    if tx is tuple:
+        return _plain_tuple(x, 0)
+    return False
+
+
+_MISSING: Any = object()   # a required argument not given: the general path reports it
+
+
+def _unwrap_static(x: Any) -> Any:
+    """``Tup``/``StaticInt`` (parsed tilers) as plain ``tuple``/``int``; anything else as it is."""
+    tx = type(x)
+    if tx is Tup:
+        return tuple(_unwrap_static(e) if type(e) is not int else e for e in x)
+    if tx is StaticInt:
+        return int(x)
+    return x
+
+
+_TEMPLATE = '''
+def {name}({params}, *_extra, **_kw):
+{unwrap}    if type({first}) is _Layout and _static({first}){more} and not _extra and not _kw:
+        try:
+            return _plain({args})
+        except _LayoutError:
+            raise
+        except Exception as e:
+            if _is_misuse(e):
+                raise _misuse({name!r}, ({args},), e) from e
+            raise
+    # anything else (a tensor, a swizzle, a symbol, a wrong number of arguments) takes the general path
+    given = [a for a in ({args},) if a is not _MISSING]
+    return _general(*given, *_extra, **_kw)
+'''
+
+
+def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
+               plain: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
+    """A public entry ``name(params...)``: ``plain`` (the algebra) when every argument is plain and
+    static (:func:`plain_static`, after unwrapping parsed ``Tup``/``StaticInt`` arguments), else
+    ``general`` (the full path through tensors and swizzles, which also reports a wrong number of
+    arguments as a LayoutError).
+
+    @pre ``plain`` and ``general`` take the parameters positionally; ``defaults`` are the
+         defaults of the last parameters (``None`` only).
+    @post one Python frame above ``plain`` on the fast path (the entry is generated with the
+          public parameter names, so keyword calls work).
+    """
+    if any(d is not None for d in defaults):
+        raise LayoutError("make_entry: only None defaults are supported")
+    first, rest = params[0], params[1:]
+    n_req = len(params) - len(defaults)
+    sig = ", ".join(f"{p}=_MISSING" if i < n_req else f"{p}=None" for i, p in enumerate(params))
+    # the other arguments: parsed Tup/StaticInt are unwrapped first (cheap: a type test)
+    unwrap = "".join(f"    if type({p}) in _WRAPPED:\n        {p} = _unwrap_static({p})\n" for p in rest)
+    more = "".join(f" and _plain_static({p})" for p in rest)
+    src = _TEMPLATE.format(name=name, params=sig, first=first, more=more, args=", ".join(params), unwrap=unwrap)
+    env: dict[str, Any] = {
+        "_Layout": Layout, "_static": is_static_layout, "_plain_static": plain_static, "_plain": plain,
+        "_general": general, "_LayoutError": LayoutError, "_is_misuse": is_misuse, "_misuse": misuse,
+        "_WRAPPED": (Tup, StaticInt), "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
+    }
+    exec(src, env)  # noqa: S102 - a fixed template over identifiers from the public signatures
+    f: Callable[..., Any] = env[name]
+    f.__module__ = "cute_sym"
+    return f
