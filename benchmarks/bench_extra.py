@@ -24,10 +24,20 @@ CLOCK = time.thread_time_ns
 
 
 # ----------------------------------------------------------------- import
-def _child_cpu(code: str, root: str) -> tuple[float, bool]:
+def _env(root: str, pycache: Optional[str] = None) -> dict[str, str]:
+    """The child's environment: the checkout first on the path; with ``pycache``, bytecode is
+    cached there (as an installed package has it), else whatever this shell says."""
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    if pycache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = pycache
+    return env
+
+
+def _child_cpu(code: str, root: str, pycache: Optional[str] = None) -> tuple[float, bool]:
     probe = ("import time, sys\nt0 = time.process_time()\n" + code +
              "\nprint('@@', time.process_time() - t0, 'sympy' in sys.modules)")
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = _env(root, pycache)
     p = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True, timeout=120)
     line = [x for x in p.stdout.splitlines() if x.startswith("@@")][-1].split()
     return float(line[1]), line[2] == "True"
@@ -42,9 +52,23 @@ def _child_total(code: str, root: str) -> float:
     return (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
+def _importtime_us(root: str, pycache: Optional[str]) -> int:
+    """``python -X importtime -c "import cute_sym"``: the cumulative microseconds of cute_sym."""
+    p = subprocess.run([sys.executable, "-X", "importtime", "-c", "import cute_sym"], cwd=root,
+                       env=_env(root, pycache), capture_output=True, text=True, timeout=120)
+    last = [x for x in p.stderr.splitlines() if x.rstrip().endswith("| cute_sym")][-1]
+    return int(last.split("|")[1])
+
+
 def import_report(root: str, repeat: int = 5) -> dict[str, Any]:
+    import tempfile
     cli = ("import contextlib, io\nfrom cute_sym.cli import main\n"
            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['logical_divide(_24:_2, _4:_2)'])")
+    with tempfile.TemporaryDirectory() as cache:
+        _child_cpu("import cute_sym", root, cache)          # writes the bytecode cache
+        cached = [_child_cpu("import cute_sym", root, cache)[0] for _ in range(repeat)]
+        itime_cached = [_importtime_us(root, cache) for _ in range(repeat)]
+    itime = [_importtime_us(root, None) for _ in range(repeat)]
     imp = [_child_cpu("import cute_sym", root) for _ in range(repeat)]
     job = [_child_cpu(cli, root) for _ in range(repeat)]
     bare = [_child_total("pass", root) for _ in range(repeat)]
@@ -56,10 +80,18 @@ def import_report(root: str, repeat: int = 5) -> dict[str, Any]:
         "cli_static_job_s": statistics.median(t for t, _ in job), "cli_imports_sympy": any(s for _, s in job),
         "interpreter_start_s": statistics.median(bare), "cli_whole_process_s": statistics.median(whole),
         "import_pycute_s": statistics.median(t for t, _ in pyc), "import_sympy_s": statistics.median(t for t, _ in sym),
+        "import_cute_sym_bytecode_s": statistics.median(cached),
+        "importtime_us": statistics.median(itime), "importtime_bytecode_us": statistics.median(itime_cached),
+        "dont_write_bytecode": bool(os.environ.get("PYTHONDONTWRITEBYTECODE")),
     }
     print("import (CPU seconds in a fresh interpreter, median of %d):" % repeat)
     print(f"  import cute_sym                    {out['import_cute_sym_s']:.3f} s  (sympy imported: "
           f"{out['import_imports_sympy']}; target < 0.15 s)")
+    print(f"  import cute_sym, bytecode cached   {out['import_cute_sym_bytecode_s']:.3f} s  (as `pip install` "
+          "leaves it; the line above compiles from source"
+          + (": PYTHONDONTWRITEBYTECODE is set here)" if out["dont_write_bytecode"] else ")"))
+    print(f"  python -X importtime, cute_sym     {out['importtime_us'] / 1e6:.3f} s wall from source, "
+          f"{out['importtime_bytecode_us'] / 1e6:.3f} s with bytecode (target < 0.15 s)")
     print(f"  CLI static job (import + main)     {out['cli_static_job_s']:.3f} s  (sympy imported: "
           f"{out['cli_imports_sympy']})")
     print(f"  CLI whole process                  {out['cli_whole_process_s']:.3f} s  (interpreter start alone "

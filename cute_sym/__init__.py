@@ -525,34 +525,27 @@ __all__ += [
 ]
 
 # Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.
+# Analyses: vector width, bank conflicts, coalescing, copy/MMA compatibility (symbolic answers by cases).
+# Both load on first use (module __getattr__ below): `import cute_sym` stays fast for the algebra.
 # The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
-from . import views as _views
 from .views import notebook as _notebook
-
-latex = _checked(_views.latex)
-latex_tv = _checked(_views.latex_tv)
-svg = _checked(_views.svg)
-svg_tv = _checked(_views.svg_tv)
-html = _checked(_views.html)
-html_tv = _checked(_views.html_tv)
-print_latex = _checked(_views.print_latex)
-print_latex_tv = _checked(_views.print_latex_tv)
-print_svg = _checked(_views.print_svg)
 _notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, TiledCopy)
 
-__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg"]
+if TYPE_CHECKING:
+    from .views.draw import (
+        latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg,
+    )
+    from .analysis.vector import VectorWidth, vector_width
+    from .analysis.banks import BankConflicts, bank_conflicts
+    from .analysis.coalescing import Coalescing, coalescing
+    from .analysis.compat import CopyMMACheck, check_copy_mma
+    from .views.banks import bank_svg
 
-# Analyses: vector width, bank conflicts, coalescing, copy/MMA compatibility (symbolic answers by cases)
-from .analysis import (
-    BankConflicts, Coalescing, CopyMMACheck, VectorWidth, bank_conflicts, check_copy_mma, coalescing,
-    vector_width,
-)
-from .views.banks import bank_svg
+_PICTURES = ("latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg")
+_ANALYSES = ("BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+             "coalescing", "vector_width")
 
-__all__ += [
-    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
-    "coalescing", "vector_width", "bank_svg",
-]
+__all__ += list(_PICTURES) + list(_ANALYSES) + ["bank_svg"]
 
 
 def __getattr__(name: str) -> _Any:
@@ -562,6 +555,14 @@ def __getattr__(name: str) -> _Any:
         value = getattr(symbolic, name)
     elif name == "FloorDiv":
         from .codegen.expr import FloorDiv as value
+    elif name in _PICTURES:
+        from .views import draw
+        value = _checked(getattr(draw, name))
+    elif name in _ANALYSES:
+        from . import analysis
+        value = getattr(analysis, name)
+    elif name == "bank_svg":
+        from .views.banks import bank_svg as value
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -154,7 +154,7 @@ def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], 
 
 
 def _picture(result: Any, fmt: str, values: dict[str, int]) -> str:
-    from . import views
+    from .views import draw as views
     from .core.errors import UndecidableError
     bind = values or None
     try:

@@ -13,7 +13,12 @@ of its element, the words of each conflicting phase outlined in red (with the th
 from __future__ import annotations
 
 from typing import Optional, Union
-from xml.sax.saxutils import escape
+from html import escape as _html_escape
+
+
+def escape(s: str) -> str:
+    """&, < and > as XML entities (what SVG and HTML text need; quotes are left as they are)."""
+    return _html_escape(s, quote=False)
 
 from ..analysis import BankConflicts, bank_conflicts, split_layout
 from ..analysis.banks import bank_of_offset

@@ -15,7 +15,12 @@ from __future__ import annotations
 
 import json
 from typing import Any, Union
-from xml.sax.saxutils import escape
+from html import escape as _html_escape
+
+
+def escape(s: str) -> str:
+    """&, < and > as XML entities (what SVG and HTML text need; quotes are left as they are)."""
+    return _html_escape(s, quote=False)
 
 from .model import Panel, Picture
 from .svg import SVG_NS, picture_svg

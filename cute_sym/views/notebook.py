@@ -39,7 +39,7 @@ def repr_svg(x: Any) -> Optional[str]:
     @post ``None`` exactly when drawing raises a :class:`LayoutError` (symbols
           without values, rank > 2, an object with no picture).
     """
-    from . import svg
+    from .draw import svg
     try:
         return svg(x, max_rows=MAX_SIDE, max_cols=MAX_SIDE, cute=False)
     except LayoutError:

@@ -23,7 +23,12 @@ True
 from __future__ import annotations
 
 from typing import Callable, Optional, Union
-from xml.sax.saxutils import escape
+from html import escape as _html_escape
+
+
+def escape(s: str) -> str:
+    """&, < and > as XML entities (what SVG and HTML text need; quotes are left as they are)."""
+    return _html_escape(s, quote=False)
 
 from .colors import BW_PERCENT, TV_RGB, css_rgb, rgb_bw, svg_cute_tv
 from .model import Panel, Picture

@@ -1,0 +1,174 @@
+"""The drawing entry points: CuTe's TikZ and SVG text exactly, and cute_sym's own SVG and HTML.
+
+* :func:`latex` / :func:`print_latex`: CuTe's ``print_latex`` (layouts,
+  composed layouts, TiledMMA and MMA atoms, TiledCopy);
+  :func:`latex_tv` / :func:`print_latex_tv`: CuTe's ``print_latex_tv``.
+* :func:`svg` / :func:`print_svg`: CuTe's ``print_svg`` for an MMA; for every
+  other object cute_sym's compact SVG (:mod:`cute_sym.views.svg`).
+* :func:`html`: one offline page with the SVG; hovering a cell tells its
+  coordinate, offset, thread and value.
+
+>>> from cute_sym.notation import parse
+>>> print(latex(parse("_2:_1")).splitlines()[0])
+% Layout: (_2,_1):(_1,_0)
+>>> svg(parse("(M,_2):(_1,M)"), bind={"M": 2}).count("<tspan")
+8
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional, TextIO
+
+from ..core.errors import LayoutError
+from ..layout.layout import Layout
+from ..swizzle import ComposedLayout
+from .table import layout_table, print_layout
+from .model import Bind, Picture, layout_picture, tv_picture
+from .latex import layout_latex, picture_latex, tv_latex
+from .svg import cute_mma_svg, picture_svg
+from .html import picture_html
+from . import objects as _objects
+
+__all__ = ["layout_table", "print_layout", "picture", "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv",
+           "print_latex", "print_latex_tv", "print_svg"]
+
+
+def picture(x: Any, bind: Bind = None, max_rows: Optional[int] = None,
+            max_cols: Optional[int] = None) -> Picture:
+    """The picture model of any drawable object (layout, composed layout, tensor, TiledMMA, TiledCopy).
+
+    @raise LayoutError for anything else (naming its type).
+
+    >>> from cute_sym.notation import parse
+    >>> p = picture(parse("(_2,_3):(_3,_1)"))
+    >>> p.kind, p.tile, [c[2] for c in p.panels[0].cells]
+    ('layout', (2, 3), [0, 1, 2, 3, 4, 5])
+    """
+    if isinstance(x, (Layout, ComposedLayout)):
+        return layout_picture(x, bind, max_rows, max_cols, what="picture")
+    return _objects.picture_of(x, bind, max_rows, max_cols)
+
+
+def latex(x: Any, bind: Bind = None) -> str:
+    """The text CuTe's ``print_latex(x)`` prints (ending with a newline).
+
+    ``x`` is a Layout or ComposedLayout of rank <= 2, a TiledMMA (or MMA atom)
+    or a TiledCopy; symbols of a layout take their values from ``bind``.
+
+    @post for a layout: one node per cell, row by row, filled with CuTe's
+          ``TikzColor_BWx8`` of the offset; for MMA/copy: CuTe's
+          ``print_latex_mma``/``print_latex_copy`` panels, colored by thread.
+
+    >>> from cute_sym.notation import parse
+    >>> print(latex(parse("(_2,_2):(_2,_1)")).splitlines()[7])
+    \\node[fill=black!00] at (0,0) {0};
+    """
+    if isinstance(x, (Layout, ComposedLayout)):
+        return layout_latex(x, bind=bind)
+    pic = _objects.picture_of(x, bind, None, None)
+    if pic.kind not in ("mma", "copy"):
+        raise LayoutError(f"print_latex draws a layout, a TiledMMA or a TiledCopy, got {type(x).__name__}")
+    return picture_latex(pic)
+
+
+def latex_tv(layout_tv: Any, tile_mn: Any) -> str:
+    """The text CuTe's ``print_latex_tv(layout_tv, tile_mn)`` prints.
+
+    ``layout_tv`` maps ``(thread, value)`` to an index of the ``(M, N)`` tile (``m + n*M``).
+
+    >>> from cute_sym.notation import parse
+    >>> latex_tv(parse("(_2,_2):(_2,_1)"), (2, 2)).count("shortstack")
+    4
+    """
+    return tv_latex(layout_tv, tile_mn)
+
+
+def svg(x: Any, bind: Bind = None, max_rows: Optional[int] = None, max_cols: Optional[int] = None,
+        cute: Optional[bool] = None) -> str:
+    """An SVG picture of ``x``.
+
+    For a TiledMMA (or MMA atom) the default is CuTe's ``print_svg`` text,
+    character for character; ``cute=False`` gives cute_sym's compact SVG,
+    which every other object gets (CuTe has no SVG for them): cells colored
+    as ``print_latex`` colors them, row and column coordinates, the offset (or
+    thread and value) in each cell, the notation as the title. A symbolic
+    layout is drawn at ``bind``, its formula in the title. ``max_rows`` and
+    ``max_cols`` clip the grid (a note says what was left out).
+
+    >>> from cute_sym.notation import parse
+    >>> s = svg(parse("(_8,_8):(_8,_1)"), max_rows=2)
+    >>> s.startswith("<svg") and "rows 2..7 left out" in s
+    True
+    """
+    if _objects.is_mma(x) and cute is not False and max_rows is None and max_cols is None:
+        return cute_mma_svg(picture(x, bind))
+    if cute:
+        raise LayoutError(f"CuTe's print_svg draws an MMA only, got {type(x).__name__}")
+    return picture_svg(picture(x, bind, max_rows, max_cols))
+
+
+def svg_tv(layout_tv: Any, tile_mn: Any, max_rows: Optional[int] = None, max_cols: Optional[int] = None) -> str:
+    """The compact SVG of a TV layout over an ``(M, N)`` tile (what :func:`latex_tv` draws).
+
+    >>> from cute_sym.notation import parse
+    >>> svg_tv(parse("(_2,_2):(_2,_1)"), (2, 2)).count(">T1<")
+    2
+    """
+    return picture_svg(tv_picture(layout_tv, tile_mn, max_rows, max_cols))
+
+
+def html(x: Any, bind: Bind = None, max_rows: Optional[int] = None, max_cols: Optional[int] = None) -> str:
+    """One self-contained HTML page with the compact SVG of ``x``; hovering a
+    cell shows its coordinate, offset, thread and value.
+
+    >>> from cute_sym.notation import parse
+    >>> page = html(parse("(_2,_2):(_1,_2)"))
+    >>> page.startswith("<!DOCTYPE html>") and "<svg" in page and "<script>" in page
+    True
+    """
+    return picture_html(picture(x, bind, max_rows, max_cols))
+
+
+def html_tv(layout_tv: Any, tile_mn: Any) -> str:
+    """The HTML page of a TV layout over an ``(M, N)`` tile.
+
+    >>> from cute_sym.notation import parse
+    >>> '"a":[0,1,0,1],"b":[0,0,1,1]' in html_tv(parse("(_2,_2):(_2,_1)"), (2, 2))   # threads, values by cell
+    True
+    """
+    return picture_html(tv_picture(layout_tv, tile_mn))
+
+
+def print_latex(x: Any, bind: Bind = None, file: Optional[TextIO] = None) -> None:
+    """Print :func:`latex` ``(x)``, as CuTe's ``print_latex`` does.
+
+    >>> from cute_sym.notation import parse
+    >>> print_latex(parse("_1:_0"))      # doctest: +ELLIPSIS
+    % Layout: (_1,_1):(_0,_0)
+    ...
+    \\end{document}
+    """
+    (file or sys.stdout).write(latex(x, bind))
+
+
+def print_latex_tv(layout_tv: Any, tile_mn: Any, file: Optional[TextIO] = None) -> None:
+    """Print :func:`latex_tv`, as CuTe's ``print_latex_tv`` does.
+
+    >>> from cute_sym.notation import parse
+    >>> print_latex_tv(parse("(_1,_1):(_0,_0)"), (1, 1))      # doctest: +ELLIPSIS
+    % Layout TV: (_1,_1):(_0,_0)
+    ...
+    """
+    (file or sys.stdout).write(latex_tv(layout_tv, tile_mn))
+
+
+def print_svg(x: Any, bind: Bind = None, file: Optional[TextIO] = None) -> None:
+    """Print :func:`svg` ``(x)``, as CuTe's ``print_svg`` does for an MMA.
+
+    >>> from cute_sym.tensor.mma import make_tiled_mma
+    >>> print_svg(make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN"))      # doctest: +ELLIPSIS
+    <!--  Tile: (_16,_8,_8)  -->
+    ...
+    </svg>
+    """
+    (file or sys.stdout).write(svg(x, bind))
