@@ -8,7 +8,7 @@ from ..core.errors import RankError
 from ..core.int_tuple import (
     IntTuple, unwrap, leaves,
 )
-from ..layout.layout import Layout, _mk
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ..layout.modes import filter_zeros
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
@@ -125,22 +125,117 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if type(layout) is not Layout:
         if not isinstance(layout, Layout):
             return _composed_dispatch("coalesce", layout, profile)
+    # the static path first: one pure-int pass (the layout caches whether it is static)
+    static = layout._st or (layout._st is None and is_static_layout(layout))
     if profile is not None:
+        if static and type(profile) is tuple:
+            fast = _coalesce_profile_static(layout, profile)
+            if fast is not None:
+                return fast
         profile = unwrap(profile)
         if type(profile) is tuple:
             return _transform_layout(layout, profile, coalesce)
-    s0 = layout._shape
-    if type(s0) is tuple:
-        fast = _coalesce_ints(s0, layout._stride)
-        if fast is not None:
-            return fast
-    s = leaves(s0)
+    if static:
+        rs, rd = _coalesce_static(layout._shape, layout._stride)
+        if len(rs) == 1:
+            return _mk_static(rs[0], rd[0])
+        return _mk_static(tuple(rs), tuple(rd))
+    s = leaves(layout._shape)
     d = leaves(layout._stride)
     n = len(s)
     if n == 0:
         return _mk(1, 0)
-    rs, rd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
-    return _mk(rs, rd)
+    rs_, rd_ = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
+    return _mk(rs_, rd_)
+
+
+def _coalesce_static(s0: Any, d0: Any) -> tuple[list[int], list[int]]:
+    """coalesce of a static layout ``s0:d0`` as lists of the merged modes, front to back
+    (``[1], [0]`` when every extent is 1).
+
+    @pre every leaf of ``s0`` and ``d0`` is an ``int``; ``s0`` and ``d0`` are congruent.
+    @post the modes of ``coalesce(make_layout(s0, d0))``: merging ``s_i:d_i`` into the mode
+          before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as
+          CuTe's back-to-front fold.
+
+    >>> _coalesce_static((2, (1, 6), 3), (1, (7, 2), 24))
+    ([12, 3], [1, 24])
+    >>> _coalesce_static((((2, 2),), 1), (((1, 2),), 5))
+    ([4], [1])
+    """
+    if type(s0) is not tuple:
+        return ([s0], [d0]) if s0 != 1 else ([1], [0])
+    rs: list[int] = []
+    rd: list[int] = []
+    span: Any = None      # s*d of the last mode (None: no mode yet)
+    for x, y in zip(s0, d0):
+        if type(x) is int:
+            if x == 1:
+                continue
+            if span == y:
+                rs[-1] *= x
+                span *= x
+            else:
+                rs.append(x)
+                rd.append(y)
+                span = x * y
+        else:
+            for a, b in zip(x, y):
+                # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the last branch
+                if a == 1:
+                    continue
+                if span == b:
+                    rs[-1] *= a
+                    span *= a
+                elif type(a) is int:
+                    rs.append(a)
+                    rd.append(b)
+                    span = a * b
+                else:
+                    span = _coalesce_into(rs, rd, span, a, b)
+    if not rs:
+        return [1], [0]
+    return rs, rd
+
+
+def _coalesce_into(rs: list[int], rd: list[int], span: Any, s0: tuple[Any, ...], d0: tuple[Any, ...]) -> Any:
+    """Merge the leaves of the static modes ``s0:d0`` (any depth) onto ``rs:rd`` as
+    :func:`_coalesce_static` does; returns the new ``s*d`` of the last mode."""
+    for a, b in zip(s0, d0):
+        if type(a) is tuple:
+            span = _coalesce_into(rs, rd, span, a, b)
+        elif a == 1:
+            continue
+        elif span == b:
+            rs[-1] *= a
+            span *= a
+        else:
+            rs.append(a)
+            rd.append(b)
+            span = a * b
+    return span
+
+
+def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Optional[Layout]:
+    """coalesce by mode of a static layout for a flat profile of ints (None for any other profile)."""
+    s, d = layout._shape, layout._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    n = len(profile)
+    if n > len(s):
+        return None     # the general path reports the rank error
+    for p in profile:
+        if type(p) is not int:
+            return None
+    rs = list(s)
+    rd = list(d)   # type: ignore[arg-type]
+    for i in range(n):
+        ms, md = _coalesce_static(s[i], d[i])   # type: ignore[index]
+        if len(ms) == 1:
+            rs[i], rd[i] = ms[0], md[0]
+        else:
+            rs[i], rd[i] = tuple(ms), tuple(md)
+    return _mk_static(tuple(rs), tuple(rd))
 
 
 def _coalesce_ints(s0: tuple[Any, ...], d0: Any) -> Optional[Layout]:
