@@ -137,9 +137,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
             return _transform_layout(layout, profile, coalesce)
     if static:
         rs, rd = _coalesce_static(layout._shape, layout._stride)
-        if len(rs) == 1:
-            return _mk_static(rs[0], rd[0])
-        return _mk_static(tuple(rs), tuple(rd))
+        return _mk_static(rs, rd)
     s = leaves(layout._shape)
     d = leaves(layout._stride)
     n = len(s)
@@ -149,71 +147,84 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     return _mk(rs_, rd_)
 
 
-def _coalesce_static(s0: Any, d0: Any) -> tuple[list[int], list[int]]:
-    """coalesce of a static layout ``s0:d0`` as lists of the merged modes, front to back
-    (``[1], [0]`` when every extent is 1).
+def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
+    """coalesce of a static layout ``s0:d0``: the merged modes as ``(shape, stride)``, front to
+    back (one mode as plain ints; ``(1, 0)`` when every extent is 1).
 
     @pre every leaf of ``s0`` and ``d0`` is an ``int``; ``s0`` and ``d0`` are congruent.
-    @post the modes of ``coalesce(make_layout(s0, d0))``: merging ``s_i:d_i`` into the mode
-          before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as
+    @post the shape and stride of ``coalesce(make_layout(s0, d0))``: merging ``s_i:d_i`` into
+          the mode before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as
           CuTe's back-to-front fold.
 
     >>> _coalesce_static((2, (1, 6), 3), (1, (7, 2), 24))
-    ([12, 3], [1, 24])
+    ((12, 3), (1, 24))
     >>> _coalesce_static((((2, 2),), 1), (((1, 2),), 5))
-    ([4], [1])
+    (4, 1)
     """
     if type(s0) is not tuple:
-        return ([s0], [d0]) if s0 != 1 else ([1], [0])
+        return (s0, d0) if s0 != 1 else (1, 0)
+    # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
     rs: list[int] = []
     rd: list[int] = []
-    span: Any = None      # s*d of the last mode (None: no mode yet)
+    ms, md = 1, 0
+    span: Any = None
     for x, y in zip(s0, d0):
         if type(x) is int:
             if x == 1:
                 continue
             if span == y:
-                rs[-1] *= x
+                ms *= x
                 span *= x
-            else:
-                rs.append(x)
-                rd.append(y)
-                span = x * y
+                continue
+            if span is not None:
+                rs.append(ms)
+                rd.append(md)
+            ms, md = x, y
+            span = x * y
         else:
             for a, b in zip(x, y):
-                # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the last branch
+                # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the type test
                 if a == 1:
                     continue
                 if span == b:
-                    rs[-1] *= a
+                    ms *= a
                     span *= a
-                elif type(a) is int:
-                    rs.append(a)
-                    rd.append(b)
-                    span = a * b
-                else:
-                    span = _coalesce_into(rs, rd, span, a, b)
+                    continue
+                if type(a) is not int:
+                    ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
+                    continue
+                if span is not None:
+                    rs.append(ms)
+                    rd.append(md)
+                ms, md = a, b
+                span = a * b
     if not rs:
-        return [1], [0]
-    return rs, rd
+        return ms, md
+    rs.append(ms)
+    rd.append(md)
+    return tuple(rs), tuple(rd)
 
 
-def _coalesce_into(rs: list[int], rd: list[int], span: Any, s0: tuple[Any, ...], d0: tuple[Any, ...]) -> Any:
-    """Merge the leaves of the static modes ``s0:d0`` (any depth) onto ``rs:rd`` as
-    :func:`_coalesce_static` does; returns the new ``s*d`` of the last mode."""
+def _coalesce_into(rs: list[int], rd: list[int], ms: int, md: int, span: Any,
+                   s0: tuple[Any, ...], d0: tuple[Any, ...]) -> tuple[int, int, Any]:
+    """Merge the leaves of the static modes ``s0:d0`` (any depth) as :func:`_coalesce_static`
+    does, onto the finished modes ``rs:rd`` and the last mode ``ms:md`` of extent ``span``;
+    returns the new last mode and span."""
     for a, b in zip(s0, d0):
         if type(a) is tuple:
-            span = _coalesce_into(rs, rd, span, a, b)
+            ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
         elif a == 1:
             continue
         elif span == b:
-            rs[-1] *= a
+            ms *= a
             span *= a
         else:
-            rs.append(a)
-            rd.append(b)
+            if span is not None:
+                rs.append(ms)
+                rd.append(md)
+            ms, md = a, b
             span = a * b
-    return span
+    return ms, md, span
 
 
 def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Optional[Layout]:
@@ -230,11 +241,7 @@ def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Option
     rs = list(s)
     rd = list(d)   # type: ignore[arg-type]
     for i in range(n):
-        ms, md = _coalesce_static(s[i], d[i])   # type: ignore[index]
-        if len(ms) == 1:
-            rs[i], rd[i] = ms[0], md[0]
-        else:
-            rs[i], rd[i] = tuple(ms), tuple(md)
+        rs[i], rd[i] = _coalesce_static(s[i], d[i])   # type: ignore[index]
     return _mk_static(tuple(rs), tuple(rd))
 
 

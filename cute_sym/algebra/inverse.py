@@ -4,7 +4,7 @@ from __future__ import annotations
 from itertools import accumulate
 from math import prod
 from operator import mul
-from typing import Any
+from typing import Any, Sequence
 
 
 from ..core import decide
@@ -36,7 +36,11 @@ def right_inverse(layout: Any) -> Any:
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
     if layout._st or (layout._st is None and is_static_layout(layout)):
-        return _right_inverse_static(*_coalesce_static(layout._shape, layout._stride))
+        fs, fd = _coalesce_static(layout._shape, layout._stride)
+        if type(fs) is not tuple:
+            # one mode: it is the chain when its stride is 1
+            return _mk_static(fs, 1) if fd == 1 else _mk_static(1, 0)
+        return _right_inverse_static(fs, fd)
     ls = leaves(layout._shape)
     ld = leaves(layout._stride)
     n = len(ls)
@@ -80,7 +84,7 @@ def right_inverse(layout: Any) -> Any:
     return _mk(shp, std)
 
 
-def _right_inverse_static(fs: list[int], fd: list[int]) -> Layout:
+def _right_inverse_static(fs: Sequence[int], fd: Sequence[int]) -> Layout:
     """right_inverse of the coalesced static layout ``fs:fd`` (CuTe's ``inverse_seq`` from stride 1).
 
     The chain ``1, s*d, ...`` is strictly increasing while ``s >= 2`` (a coalesced extent is
@@ -203,6 +207,8 @@ def _left_inverse_static(layout: Layout) -> Layout:
     @pre ``is_static_layout(layout)``.
     """
     fs, fd = _coalesce_static(layout._shape, layout._stride)
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
     # stride-0 modes add nothing; the rest in stable stride order
     order = [k for k in range(len(fd)) if fd[k]]
     if not order:
@@ -229,8 +235,8 @@ def _left_inverse_static(layout: Layout) -> Layout:
     rs.append(fs[k])
     rd.append(istride[k])
     ms, md = _coalesce_static(tuple(rs), tuple(rd))
-    result = _mk_static(ms[0], md[0]) if len(ms) == 1 else _mk_static(tuple(ms), tuple(md))
-    for x in ms:
+    result = _mk_static(ms, md)
+    for x in (ms if type(ms) is tuple else (ms,)):
         if x <= 0:
             raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
                               f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
