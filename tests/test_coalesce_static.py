@@ -1,4 +1,4 @@
-"""coalesce's pure-int kernel: exhaustive sweeps of small static layouts (every nesting to
+"""coalesce and filter: the pure-int kernel: exhaustive sweeps of small static layouts (every nesting to
 depth 3, extents 0 and 1, negative strides) against the general path on the same layout and
 against coalesce's post-conditions."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from cute_sym import Layout
 from cute_sym.algebra.coalesce import _coalesce_static, _transform_layout
 from cute_sym.layout.layout import is_static_layout
 
-from postconditions import check_coalesce, check_coalesce_profile
+from postconditions import check_coalesce, check_coalesce_profile, check_filter
 from static_sweep import general, nestings, outcome, sweep
 
 _coalesce = cs.algebra.coalesce
@@ -66,3 +66,17 @@ def test_profile_nested_takes_general_path() -> None:
     check_coalesce_profile(L, ((1, 1), 1), R)
     with pytest.raises(cs.LayoutError, match="Too many modes"):
         _coalesce(cs.parse("_4:_1"), (1, 1))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_filter_is_general_path(n: int) -> None:
+    for shape in itertools.product((0, 1, 2, 4), repeat=n):
+        for stride in itertools.product((-1, 0, 1, 2), repeat=n):
+            for L in nestings(shape, stride, few=True):
+                R = cs.filter(L)
+                assert R._st is True and str(R) == str(cs.filter(general(L))), L
+
+
+def test_filter_postconditions() -> None:
+    for L in sweep((1, 2, 3), (0, 1, 2), 3, few=True):
+        check_filter(L, cs.filter(L))

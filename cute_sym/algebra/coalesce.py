@@ -126,18 +126,21 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
         if not isinstance(layout, Layout):
             return _composed_dispatch("coalesce", layout, profile)
     # the static path first: one pure-int pass (the layout caches whether it is static)
-    static = layout._st or (layout._st is None and is_static_layout(layout))
-    if profile is not None:
-        if static and type(profile) is tuple:
+    if layout._st or (layout._st is None and is_static_layout(layout)):
+        if profile is None:
+            rs, rd = _coalesce_static(layout._shape, layout._stride)
+            return _mk_static(rs, rd)
+        if type(profile) is tuple:
             fast = _coalesce_profile_static(layout, profile)
             if fast is not None:
                 return fast
+    if profile is not None:
         profile = unwrap(profile)
         if type(profile) is tuple:
             return _transform_layout(layout, profile, coalesce)
-    if static:
-        rs, rd = _coalesce_static(layout._shape, layout._stride)
-        return _mk_static(rs, rd)
+        if layout._st:
+            rs, rd = _coalesce_static(layout._shape, layout._stride)
+            return _mk_static(rs, rd)
     s = leaves(layout._shape)
     d = leaves(layout._stride)
     n = len(s)
@@ -344,6 +347,17 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
     profile = None if profile is None else unwrap(profile)
     if profile is not None and type(profile) is tuple:
         return _transform_layout(layout, profile, filter)
+    if type(layout) is Layout and (layout._st or (layout._st is None and is_static_layout(layout))):
+        # filter_zeros makes a stride-0 leaf an extent 1, which coalesce skips: drop it here
+        s0, d0 = layout._shape, layout._stride
+        if type(s0) is tuple:
+            fd = leaves(d0)
+            fs = leaves(s0)
+            rs, rd = _coalesce_static(tuple(x for x, y in zip(fs, fd) if y != 0),
+                                      tuple(y for y in fd if y != 0))
+        else:
+            rs, rd = _coalesce_static(s0 if d0 != 0 else 1, d0)
+        return _mk_static(rs, rd)
     return _coalesce(filter_zeros(layout))
 
 
