@@ -8,7 +8,7 @@ from ..core.errors import RankError
 from ..core.int_tuple import (
     IntTuple, unwrap, leaves,
 )
-from ..layout.layout import Layout, _mk
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ..layout.modes import filter_zeros
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
@@ -125,22 +125,127 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if type(layout) is not Layout:
         if not isinstance(layout, Layout):
             return _composed_dispatch("coalesce", layout, profile)
+    # the static path first: one pure-int pass (the layout caches whether it is static)
+    if layout._st or (layout._st is None and is_static_layout(layout)):
+        if profile is None:
+            rs, rd = _coalesce_static(layout._shape, layout._stride)
+            return _mk_static(rs, rd)
+        if type(profile) is tuple:
+            fast = _coalesce_profile_static(layout, profile)
+            if fast is not None:
+                return fast
     if profile is not None:
         profile = unwrap(profile)
         if type(profile) is tuple:
             return _transform_layout(layout, profile, coalesce)
-    s0 = layout._shape
-    if type(s0) is tuple:
-        fast = _coalesce_ints(s0, layout._stride)
-        if fast is not None:
-            return fast
-    s = leaves(s0)
+        if layout._st:
+            rs, rd = _coalesce_static(layout._shape, layout._stride)
+            return _mk_static(rs, rd)
+    s = leaves(layout._shape)
     d = leaves(layout._stride)
     n = len(s)
     if n == 0:
         return _mk(1, 0)
-    rs, rd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
-    return _mk(rs, rd)
+    rs_, rd_ = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
+    return _mk(rs_, rd_)
+
+
+def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
+    """coalesce of a static layout ``s0:d0``: the merged modes as ``(shape, stride)``, front to
+    back (one mode as plain ints; ``(1, 0)`` when every extent is 1).
+
+    @pre every leaf of ``s0`` and ``d0`` is an ``int``; ``s0`` and ``d0`` are congruent.
+    @post the shape and stride of ``coalesce(make_layout(s0, d0))``: merging ``s_i:d_i`` into
+          the mode before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as
+          CuTe's back-to-front fold.
+
+    >>> _coalesce_static((2, (1, 6), 3), (1, (7, 2), 24))
+    ((12, 3), (1, 24))
+    >>> _coalesce_static((((2, 2),), 1), (((1, 2),), 5))
+    (4, 1)
+    """
+    if type(s0) is not tuple:
+        return (s0, d0) if s0 != 1 else (1, 0)
+    # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
+    rs: list[int] = []
+    rd: list[int] = []
+    ms, md = 1, 0
+    span: Any = None
+    for x, y in zip(s0, d0):
+        if type(x) is int:
+            if x == 1:
+                continue
+            if span == y:
+                ms *= x
+                span *= x
+                continue
+            if span is not None:
+                rs.append(ms)
+                rd.append(md)
+            ms, md = x, y
+            span = x * y
+        else:
+            for a, b in zip(x, y):
+                # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the type test
+                if a == 1:
+                    continue
+                if span == b:
+                    ms *= a
+                    span *= a
+                    continue
+                if type(a) is not int:
+                    ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
+                    continue
+                if span is not None:
+                    rs.append(ms)
+                    rd.append(md)
+                ms, md = a, b
+                span = a * b
+    if not rs:
+        return ms, md
+    rs.append(ms)
+    rd.append(md)
+    return tuple(rs), tuple(rd)
+
+
+def _coalesce_into(rs: list[int], rd: list[int], ms: int, md: int, span: Any,
+                   s0: tuple[Any, ...], d0: tuple[Any, ...]) -> tuple[int, int, Any]:
+    """Merge the leaves of the static modes ``s0:d0`` (any depth) as :func:`_coalesce_static`
+    does, onto the finished modes ``rs:rd`` and the last mode ``ms:md`` of extent ``span``;
+    returns the new last mode and span."""
+    for a, b in zip(s0, d0):
+        if type(a) is tuple:
+            ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
+        elif a == 1:
+            continue
+        elif span == b:
+            ms *= a
+            span *= a
+        else:
+            if span is not None:
+                rs.append(ms)
+                rd.append(md)
+            ms, md = a, b
+            span = a * b
+    return ms, md, span
+
+
+def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Optional[Layout]:
+    """coalesce by mode of a static layout for a flat profile of ints (None for any other profile)."""
+    s, d = layout._shape, layout._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    n = len(profile)
+    if n > len(s):
+        return None     # the general path reports the rank error
+    for p in profile:
+        if type(p) is not int:
+            return None
+    rs = list(s)
+    rd = list(d)   # type: ignore[arg-type]
+    for i in range(n):
+        rs[i], rd[i] = _coalesce_static(s[i], d[i])   # type: ignore[index]
+    return _mk_static(tuple(rs), tuple(rd))
 
 
 def _coalesce_ints(s0: tuple[Any, ...], d0: Any) -> Optional[Layout]:
@@ -242,6 +347,17 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
     profile = None if profile is None else unwrap(profile)
     if profile is not None and type(profile) is tuple:
         return _transform_layout(layout, profile, filter)
+    if type(layout) is Layout and (layout._st or (layout._st is None and is_static_layout(layout))):
+        # filter_zeros makes a stride-0 leaf an extent 1, which coalesce skips: drop it here
+        s0, d0 = layout._shape, layout._stride
+        if type(s0) is tuple:
+            fd = leaves(d0)
+            fs = leaves(s0)
+            rs, rd = _coalesce_static(tuple(x for x, y in zip(fs, fd) if y != 0),
+                                      tuple(y for y in fd if y != 0))
+        else:
+            rs, rd = _coalesce_static(s0 if d0 != 0 else 1, d0)
+        return _mk_static(rs, rd)
     return _coalesce(filter_zeros(layout))
 
 

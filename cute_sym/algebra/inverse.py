@@ -1,7 +1,10 @@
 """right_inverse and left_inverse."""
 from __future__ import annotations
 
-from typing import Any
+from itertools import accumulate
+from math import prod
+from operator import mul
+from typing import Any, Sequence
 
 
 from ..core import decide
@@ -10,9 +13,9 @@ from ..core.int_tuple import (
     _, cdiv, compact_major, fmt, leaves, product,
 )
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
-from .coalesce import _bw_sd, _coalesce_flat, _coalesce_int_lists
+from .coalesce import _bw_sd, _coalesce_flat, _coalesce_static
 
 
 def right_inverse(layout: Any) -> Any:
@@ -32,9 +35,12 @@ def right_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
-    fast = _coalesce_int_lists(layout._shape, layout._stride)
-    if fast is not None:
-        return _right_inverse_static(*fast)
+    if layout._st or (layout._st is None and is_static_layout(layout)):
+        fs, fd = _coalesce_static(layout._shape, layout._stride)
+        if type(fs) is not tuple:
+            # one mode: it is the chain when its stride is 1
+            return _mk_static(fs, 1) if fd == 1 else _mk_static(1, 0)
+        return _right_inverse_static(fs, fd)
     ls = leaves(layout._shape)
     ld = leaves(layout._stride)
     n = len(ls)
@@ -78,35 +84,32 @@ def right_inverse(layout: Any) -> Any:
     return _mk(shp, std)
 
 
-def _right_inverse_static(fs: list[int], fd: list[int]) -> Layout:
-    # column-major index strides of the coalesced modes (a static 1 extent gets 0)
-    istride = []
-    cur = 1
-    for x in fs:
-        istride.append(0 if x == 1 else cur)
-        cur *= x
+def _right_inverse_static(fs: Sequence[int], fd: Sequence[int]) -> Layout:
+    """right_inverse of the coalesced static layout ``fs:fd`` (CuTe's ``inverse_seq`` from stride 1).
+
+    The chain ``1, s*d, ...`` is strictly increasing while ``s >= 2`` (a coalesced extent is
+    never 1 but in ``_1:_0``), or ends at 0 after a 0 extent; so a stride is never met twice and
+    the first mode with the stride is the first unused one.
+    """
+    if 1 not in fd:
+        return _mk_static(1, 0)
+    # column-major index strides of the coalesced modes
+    istride = list(accumulate(fs, mul, initial=1))
     shp: list[int] = []
     std: list[int] = []
     nxt = 1
-    used = 0
     while True:
-        for j in range(len(fd)):
-            if fd[j] == nxt and not (used >> j) & 1:
-                break
-        else:
-            break
-        used |= 1 << j
-        shp.append(fs[j])
+        j = fd.index(nxt)
+        s = fs[j]
+        shp.append(s)
         std.append(istride[j])
-        ns = fs[j] * fd[j]
-        if ns == nxt:
+        ns = s * nxt
+        if ns == nxt or ns not in fd:
             break
         nxt = ns
-    if not shp:
-        return _mk(1, 0)
     if len(shp) == 1:
-        return _mk(shp[0], std[0])
-    return _mk(tuple(shp), tuple(std))
+        return _mk_static(shp[0], std[0])
+    return _mk_static(tuple(shp), tuple(std))
 
 
 def left_inverse(layout: Any) -> Any:
@@ -133,14 +136,12 @@ def left_inverse(layout: Any) -> Any:
         return _
     if not isinstance(layout, Layout):
         return _composed_dispatch("left_inverse", layout, None)
-    fast = _coalesce_int_lists(layout._shape, layout._stride)
-    if fast is not None:
-        fs, fd = fast
-    else:
-        ls, ld = _flat(layout)
-        n = len(ls)
-        cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
-        fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
+    if layout._st or (layout._st is None and is_static_layout(layout)):
+        return _left_inverse_static(layout)
+    ls, ld = _flat(layout)
+    n = len(ls)
+    cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
+    fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
     istride = leaves(compact_major(tuple(fs)))
     modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
     for m in modes:
@@ -193,6 +194,50 @@ def left_inverse(layout: Any) -> Any:
     result = _coalesce_flat(rs, rd)
     for x in leaves(result._shape):
         if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+            raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
+                              f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
+    if overlap:
+        _check_generalized_inverse(layout, result, overlap)
+    return result
+
+
+def _left_inverse_static(layout: Layout) -> Layout:
+    """left_inverse of a static layout in pure ints: the general path's answer and errors.
+
+    @pre ``is_static_layout(layout)``.
+    """
+    fs, fd = _coalesce_static(layout._shape, layout._stride)
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    # stride-0 modes add nothing; the rest in stable stride order
+    order = [k for k in range(len(fd)) if fd[k]]
+    if not order:
+        return _mk_static(prod(fs), 0)
+    order.sort(key=fd.__getitem__)
+    istride = list(accumulate(fs, mul, initial=1))
+    k = order[0]
+    d = fd[k]
+    rs = [d] if d != 1 else []
+    rd = [0] if d != 1 else []
+    overlap = ""
+    for kn in order[1:]:
+        nd = fd[kn]
+        s = fs[k]
+        # d | next stride (CuTe's condition), and the mode ends below the next stride (injective)
+        if nd % d:
+            raise DivisibilityError(
+                f"Left inverse divisibility condition: stride {fmt(d)} does not divide {fmt(nd)}")
+        if s * d > nd and not overlap:
+            overlap = f"mode {fmt(s)}:{fmt(d)} reaches stride {fmt(nd)}"
+        rs.append(nd // d)      # exact: d divides nd
+        rd.append(istride[k])
+        k, d = kn, nd
+    rs.append(fs[k])
+    rd.append(istride[k])
+    ms, md = _coalesce_static(tuple(rs), tuple(rd))
+    result = _mk_static(ms, md)
+    for x in (ms if type(ms) is tuple else (ms,)):
+        if x <= 0:
             raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
                               f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
     if overlap:
