@@ -107,19 +107,13 @@ def _static_tiler(t: Any) -> Any:
     return None
 
 
-def _complement_sd(tiler: Any, ts: Any, td: Any, cotarget: Any) -> tuple[Any, Any]:
-    """``_complement(tiler, cotarget)`` of a static tiler ``ts:td`` (``tiler`` may be the int it stands for)."""
+def _complement_sd(layout: Layout, fl_s: list[Any], fl_d: list[Any], cotarget: Any) -> tuple[Any, Any]:
+    """``_complement(layout, cotarget)`` of a static ``layout`` whose leaves are ``fl_s:fl_d``."""
     if type(cotarget) is int and cotarget >= 1:
-        tl = tiler if type(tiler) is Layout else _mk_static(ts, td)
-        if type(ts) is int:
-            c = _complement_ints(tl, [ts], [td], cotarget, False)
-        else:
-            c = _complement_ints(tl, leaves(ts), leaves(td), cotarget, False)
+        c = _complement_ints(layout, fl_s, fl_d, cotarget, False)
         if c is not None:   # positive extents: positive strides, a positive cotarget
             return c._shape, c._stride
-    else:
-        tl = tiler if type(tiler) is Layout else _mk_static(ts, td)
-    c = _complement(tl, cotarget)
+    c = _complement(layout, cotarget)
     return c._shape, c._stride
 
 
@@ -168,7 +162,11 @@ def _divide_static(s: Any, d: Any, tiler: Any) -> Any:
         flat_s, flat_d = (1, 0) if last == 1 else (last, fl_d[0])
     else:
         flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, last, fl_d[n - 1])
-    cs, cd = _complement_sd(tiler, ts, td, flat_s)
+    tl = tiler if type(tiler) is Layout else _mk_static(ts, td)
+    if type(ts) is int:
+        cs, cd = _complement_sd(tl, [ts], [td], flat_s)
+    else:
+        cs, cd = _complement_sd(tl, leaves(ts), leaves(td), flat_s)
     if last == 1:   # coalesce_x: the trailing static 1 keeps its stride
         flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, 2, fl_d[n - 1], False)
     return _compose_modes(flat_s, flat_d, (ts, cs), (td, cd))
