@@ -86,7 +86,16 @@ def _compose_modes(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> 
         ss: list[Any] = []
         dd: list[Any] = []
         for i in range(len(rs)):
-            a, b = _compose_modes(ls, ld, rs[i], rd[i], strict)
+            a = rs[i]
+            b = rd[i]
+            if type(a) is tuple:
+                a, b = _compose_modes(ls, ld, a, b, strict)
+            elif b == 0:    # the leaf cases below, inline
+                pass
+            elif type(ls) is not tuple:
+                b = b * ld
+            else:
+                a, b = _compose_static(ls, ld, a, b, strict)
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)

@@ -19,7 +19,7 @@ from ..layout.layout import (
 )
 from ._util import _is1, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _transform_layout
-from .complement import _complement
+from .complement import _complement, _complement_ints
 from .composition import _check_modes_add, _composition_cute, composition
 from .divide import (
     _complement_sd, _compose_modes, _static_tiler, _tile_unzip, _unpack, _unpack_sd, _zip2_sd,
@@ -129,7 +129,12 @@ def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> t
         for i in range(len(tl_s)):
             y = tl_d[i]
             cos += (tl_s[i] - 1) * (y if y >= 0 else -y)
-    cs, cd = _complement_sd(block, bl_s, bl_d, size * cos)
+    cot = size * cos
+    c = _complement_ints(block, bl_s, bl_d, cot, False) if cot >= 1 else None
+    if c is not None:   # positive extents: positive strides, a positive cotarget
+        cs, cd = c._shape, c._stride
+    else:
+        cs, cd = _complement_sd(block, bl_s, bl_d, cot)
     # composition_cute(comp, tiler): the complement coalesced as coalesce_x does
     if type(cs) is int:
         ls, ld = (2 if cs == 1 else cs), cd
@@ -146,11 +151,12 @@ def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> t
         rs, rd = _compose_modes(ls, ld, ts, td)
     if pointwise and type(ts) is tuple and type(ls) is tuple:
         try:            # tiler modes add up without a carry across a (non-last) lhs extent
-            _check_modes_add(_mk_static(ls, ld), tiler or _mk_static(ts, td))
+            _check_modes_add(_mk_static(ls, ld), tiler if tiler is not None else _mk_static(ts, td))
         except LayoutError:
             pointwise = False
     if not pointwise:
-        _check_disjoint(block, tiler or _mk_static(ts, td), _mk_static(cs, cd), _mk_static(rs, rd))
+        _check_disjoint(block, tiler if tiler is not None else _mk_static(ts, td), _mk_static(cs, cd),
+                        _mk_static(rs, rd))
     return rs, rd
 
 
