@@ -93,7 +93,7 @@ def _product_static(block: Any, s: Any, d: Any, tiler: Any) -> Any:
     return (s, rest[0]), (d, rest[1])
 
 
-def _leaves2(s: tuple[Any, ...], d: tuple[Any, ...]) -> tuple[list[Any], list[Any]]:
+def _leaves2(s: Any, d: Any) -> tuple[list[Any], list[Any]]:
     """``(leaves(s), leaves(d))`` of a congruent tuple pair in one pass."""
     fs: list[Any] = []
     fd: list[Any] = []
@@ -136,6 +136,8 @@ def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> t
     else:
         cs, cd = _complement_sd(block, bl_s, bl_d, cot)
     # composition_cute(comp, tiler): the complement coalesced as coalesce_x does
+    ls: Any
+    ld: Any
     if type(cs) is int:
         ls, ld = (2 if cs == 1 else cs), cd
     else:
@@ -339,7 +341,8 @@ def _rank_product_static(block: Layout, tiler: Layout, raked: bool) -> Any:
     bs, bd, ts, td = block._shape, block._stride, tiler._shape, tiler._stride
     r = max(len(bs) if type(bs) is tuple else 1, len(ts) if type(ts) is tuple else 1)
     pb, pt = _append_rank(block, r), _append_rank(tiler, r)
-    ps, pd = pb._shape, pb._stride
+    ps: Any = pb._shape
+    pd: Any = pb._stride
     rs, rd = _product_rest(pb, ps, pd, pt, pt._shape, pt._stride)
     if raked:
         ps, pd, rs, rd = rs, rd, ps, pd
