@@ -84,6 +84,9 @@ def _product_static(block: Any, s: Any, d: Any, tiler: Any) -> Any:
             rs.append(r[0])
             rd.append(r[1])
         return tuple(rs) + s[n:], tuple(rd) + d[n:]
+    if tt is Layout and (tiler._st or tiler._st is None and is_static_layout(tiler)):
+        rest = _product_rest(block, s, d, tiler, tiler._shape, tiler._stride)
+        return (s, rest[0]), (d, rest[1])
     if tiler is _:
         return s, d
     t = _static_tiler(tiler)
@@ -131,15 +134,17 @@ def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> t
             cos += (tl_s[i] - 1) * (y if y >= 0 else -y)
     cot = size * cos
     c = _complement_ints(block, bl_s, bl_d, cot, False) if cot >= 1 else None
+    ls: Any
+    ld: Any
     if c is not None:   # positive extents: positive strides, a positive cotarget
         cs, cd = c._shape, c._stride
     else:
         cs, cd = _complement_sd(block, bl_s, bl_d, cot)
     # composition_cute(comp, tiler): the complement coalesced as coalesce_x does
-    ls: Any
-    ld: Any
     if type(cs) is int:
         ls, ld = (2 if cs == 1 else cs), cd
+    elif c is not None:
+        ls, ld = cs, cd     # the kernel's answer is coalesced and flat, without extent 1: coalesce_x keeps it
     else:
         cl_s, cl_d = _leaves2(cs, cd)
         m = len(cl_s)
