@@ -20,7 +20,7 @@ LAYOUTS = list(small_layouts((1, 2, 3, 4), (0, 1, 2, 4), 2)) + [
     Layout((4, 2, 1), (1, 4, 0)), Layout((2, 3), (-1, 2)), Layout((3, 2, 2), (2, 1, 6)),
     Layout((9, (4, 8)), (59, (13, 1))), Layout(((4, 2), (2, 2)), ((1, 8), (4, 16))),
 ]
-TILERS: list[Any] = [1, 2, 3, 4, 0, _, Layout(2, 1), Layout(2, 2), Layout(4, 1), Layout(3, 3), Layout(2, 0),
+TILERS: list[Any] = [1, 2, 3, 4, 0, _, Layout(2, 1), Layout(2, 2), Layout(4, 1), Layout(3, 1), Layout(8, 1), Layout(3, 3), Layout(2, 0),
                      Layout((2, 2), (1, 4)), Layout((2, 2), (4, 1)), Layout((2, 3), (1, 2)), Layout(1, 0),
                      (2,), (2, 2), (_, 2), (4, _), (Layout(2, 2), 2), ((2, 2), 2), (2, 2, 2), (Layout(2, 3),),
                      ((_, 2),), ((2,), Layout((2, 2), (1, 2)))]

@@ -171,6 +171,10 @@ def _divide_static(s: Any, d: Any, tiler: Any) -> Any:
         flat_s, flat_d = (1, 0) if last == 1 else (last, fl_d[0])
     else:
         flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, last, fl_d[n - 1])
+    if type(flat_s) is int and type(ts) is int and td == 1 and last != 1 and flat_s >= 2 and ts >= 2 and flat_d != 0:
+        # one coalesced mode S:D by t:1, as an integer tiler above: complement(t:1, S) is ceil(S/t):t
+        q = -(-flat_s // ts)
+        return ((ts, 1), (flat_d, 0)) if q == 1 else ((ts, q), (flat_d, ts * flat_d))
     tl = tiler if type(tiler) is Layout else _mk_static(ts, td)
     if type(ts) is int:
         cs, cd = _complement_sd(tl, [ts], [td], flat_s)
