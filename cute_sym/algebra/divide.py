@@ -128,7 +128,16 @@ def _complement_sd(layout: Layout, fl_s: list[Any], fl_d: list[Any], cotarget: A
 
 def _divide_static(s: Any, d: Any, tiler: Any) -> Any:
     """logical_divide of the static mode ``s:d`` by ``tiler`` as ``(shape, stride)``; None where the
-    tiler is not plain and static."""
+    tiler is not plain and static.
+
+    @pre every leaf of ``s`` and ``d`` is a plain int (the caller checks ``is_static_layout``).
+    @post the general path's answer on the same arguments, or its error (tests/test_divide_static.py).
+
+    >>> _divide_static((4, 2, 3), (2, 1, 8), Layout(4, 2))
+    (((2, 2), (2, 3)), ((4, 1), (2, 8)))
+    >>> _divide_static((8, 6), (1, 8), (2, 3))
+    (((2, 4), (3, 2)), ((1, 2), (8, 24)))
+    """
     tt = type(tiler)
     if tt is tuple:
         if type(s) is not tuple:
@@ -191,7 +200,11 @@ def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
 
 def _zip2_sd(s: Any, d: Any, guide: Any) -> Any:
     """``(zip2_by(s, guide), zip2_by(d, guide))`` in one pass over plain IntTuples; None where
-    ``zip2_by`` raises (the general path reports it)."""
+    ``zip2_by`` raises (the general path reports it).
+
+    >>> _zip2_sd(((2, 4), (3, 2)), ((1, 2), (8, 24)), (2, 3))
+    (((2, 3), (4, 2)), ((1, 8), (2, 24)))
+    """
     if type(guide) is not tuple:
         return (s, d) if type(s) is tuple and len(s) == 2 else None
     n = len(guide)

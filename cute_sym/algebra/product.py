@@ -67,7 +67,15 @@ def _logical_product(block: Any, tiler: Any) -> Any:
 def _product_static(block: Any, s: Any, d: Any, tiler: Any) -> Any:
     """logical_product of the static block ``s:d`` (``block``: its layout, or None) by ``tiler`` as
     ``(shape, stride)``: the general path's steps on plain IntTuples, with the building blocks'
-    static kernels; None where the tiler is not plain and static (the general path takes it)."""
+    static kernels; None where the tiler is not plain and static (the general path takes it).
+
+    @pre every leaf of ``s`` and ``d`` is a plain int (the caller checks ``is_static_layout``).
+    @post the general path's answer on the same arguments, or its error, the refusal of
+          overlapping block copies included (tests/test_product_static.py).
+
+    >>> _product_static(None, (2, 2), (4, 1), Layout(6, 1))
+    (((2, 2), (2, 3)), ((4, 1), (2, 8)))
+    """
     tt = type(tiler)
     if tt is tuple:
         if type(s) is not tuple:
