@@ -10,13 +10,13 @@ else:
 from ..core.lazy import is_expr
 
 from ..core.int_tuple import (
-    _, unwrap, zip2_by,
+    _, leaves, unwrap, zip2_by,
 )
-from ..layout.layout import Layout, _mk
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _flat, _composed_dispatch
 from .coalesce import _bw_sd, _transform_layout
-from .complement import _complement
-from .composition import _compose_impl, _composition_cute
+from .complement import _complement, _complement_ints
+from .composition import _compose_impl, _compose_static, _composition_cute
 
 
 def logical_divide(layout: Any, tiler: Any) -> Any:
@@ -32,6 +32,15 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     >>> print(logical_divide(parse("(_4,_2,_3):(_2,_1,_8)"), parse("_4:_2")))
     ((_2,_2),(_2,_3)):((_4,_1),(_2,_8))
     """
+    if type(layout) is Layout and (layout._st or layout._st is None and is_static_layout(layout)):
+        r = _divide_static(layout._shape, layout._stride, tiler)
+        if r is not None:
+            return _mk_static(r[0], r[1])
+    return _logical_divide(layout, tiler)
+
+
+def _logical_divide(layout: Any, tiler: Any) -> Any:
+    """logical_divide's general path (symbolic values, parsed tilers, composed layouts)."""
     if type(layout) is not Layout:
         return _composed_dispatch("logical_divide", layout, tiler)
     if type(tiler) is not Layout:
@@ -46,7 +55,7 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
         tiler = _mk(tiler, 0 if tiler == 1 else 1)
     elif tt is not Layout:
         if type(tiler) is tuple:
-            return _transform_layout(layout, tiler, logical_divide, what="logical_divide")
+            return _transform_layout(layout, tiler, _logical_divide, what="logical_divide")
         if tiler is _:
             return layout
         if is_expr(tiler):
@@ -66,8 +75,168 @@ def logical_divide(layout: Any, tiler: Any) -> Any:
     return _composition_cute(layout, full)
 
 
+# ---------------------------------------------------------------- static kernels
+# For a static layout (every leaf a plain int) the divides run on plain IntTuples, calling the
+# building blocks' pure-int kernels in the order the general path calls them (same answers, same
+# errors); None where an argument is not plain and static (the general path takes it).
+
+def _compose_modes(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tuple[Any, Any]:
+    """``_compose_sd`` on a static coalesced lhs ``ls:ld`` and a static rhs ``rs:rd``, mode by mode."""
+    if type(rs) is tuple:
+        ss: list[Any] = []
+        dd: list[Any] = []
+        for i in range(len(rs)):
+            a = rs[i]
+            b = rd[i]
+            if type(a) is tuple:
+                a, b = _compose_modes(ls, ld, a, b, strict)
+            elif b == 0:    # the leaf cases below, inline
+                pass
+            elif type(ls) is not tuple:
+                b = b * ld
+            else:
+                a, b = _compose_static(ls, ld, a, b, strict)
+            ss.append(a)
+            dd.append(b)
+        return tuple(ss), tuple(dd)
+    if rd == 0:
+        return rs, rd
+    if type(ls) is not tuple:
+        return rs, rd * ld
+    return _compose_static(ls, ld, rs, rd, strict)
+
+
+def _static_tiler(t: Any) -> Any:
+    """The shape and stride of a static layout tiler (an int ``n`` is ``n:1``, ``1:0``); None otherwise."""
+    tt = type(t)
+    if tt is int:
+        return (t, 0 if t == 1 else 1) if t >= 1 else None
+    if tt is Layout and (t._st or t._st is None and is_static_layout(t)):
+        return t._shape, t._stride
+    return None
+
+
+def _complement_sd(layout: Layout, fl_s: list[Any], fl_d: list[Any], cotarget: Any) -> tuple[Any, Any]:
+    """``_complement(layout, cotarget)`` of a static ``layout`` whose leaves are ``fl_s:fl_d``."""
+    if type(cotarget) is int and cotarget >= 1:
+        c = _complement_ints(layout, fl_s, fl_d, cotarget, False)
+        if c is not None:   # positive extents: positive strides, a positive cotarget
+            return c._shape, c._stride
+    c = _complement(layout, cotarget)
+    return c._shape, c._stride
+
+
+def _divide_static(s: Any, d: Any, tiler: Any) -> Any:
+    """logical_divide of the static mode ``s:d`` by ``tiler`` as ``(shape, stride)``; None where the
+    tiler is not plain and static.
+
+    @pre every leaf of ``s`` and ``d`` is a plain int (the caller checks ``is_static_layout``).
+    @post the general path's answer on the same arguments, or its error (tests/test_divide_static.py).
+
+    >>> _divide_static((4, 2, 3), (2, 1, 8), Layout(4, 2))
+    (((2, 2), (2, 3)), ((4, 1), (2, 8)))
+    >>> _divide_static((8, 6), (1, 8), (2, 3))
+    (((2, 4), (3, 2)), ((1, 2), (8, 24)))
+    """
+    tt = type(tiler)
+    if tt is tuple:
+        if type(s) is not tuple:
+            s, d = (s,), (d,)
+        n = len(tiler)
+        if n > len(s):
+            return None     # the general path raises "Too many modes in tiler"
+        rs: list[Any] = []
+        rd: list[Any] = []
+        for i in range(n):
+            t, x, y = tiler[i], s[i], d[i]
+            if type(t) is int and type(x) is int and x >= 2 and t >= 2 and y != 0:
+                q = -(-x // t)     # the one-mode case below, inline
+                rs.append((t, q))
+                rd.append((y, 0) if q == 1 else (y, t * y))
+                continue
+            r = _divide_static(x, y, t)
+            if r is None:
+                return None
+            rs.append(r[0])
+            rd.append(r[1])
+        return tuple(rs) + s[n:], tuple(rd) + d[n:]
+    if tiler is _:
+        return s, d
+    if tt is int and type(s) is int and s >= 2 and tiler >= 2 and d != 0:
+        # one static mode s:d by n (the usual tile of a tuple tiler): (n, ceil(s/n)):(d, n*d)
+        q = -(-s // tiler)
+        return ((tiler, 1), (d, 0)) if q == 1 else ((tiler, q), (d, tiler * d))
+    t = _static_tiler(tiler)
+    if t is None:
+        return None
+    ts, td = t
+    if type(s) is int:
+        fl_s, fl_d = [s], [d]
+    else:
+        fl_s, fl_d = leaves(s), leaves(d)
+    n = len(fl_s)
+    last = fl_s[n - 1]
+    if n == 1:
+        flat_s, flat_d = (1, 0) if last == 1 else (last, fl_d[0])
+    else:
+        flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, last, fl_d[n - 1])
+    if type(flat_s) is int and type(ts) is int and td == 1 and last != 1 and flat_s >= 2 and ts >= 2 and flat_d != 0:
+        # one coalesced mode S:D by t:1, as an integer tiler above: complement(t:1, S) is ceil(S/t):t
+        q = -(-flat_s // ts)
+        return ((ts, 1), (flat_d, 0)) if q == 1 else ((ts, q), (flat_d, ts * flat_d))
+    tl = tiler if type(tiler) is Layout else _mk_static(ts, td)
+    if type(ts) is int:
+        cs, cd = _complement_sd(tl, [ts], [td], flat_s)
+    else:
+        cs, cd = _complement_sd(tl, leaves(ts), leaves(td), flat_s)
+    if last == 1:   # coalesce_x: the trailing static 1 keeps its stride
+        flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, 2, fl_d[n - 1], False)
+    return _compose_modes(flat_s, flat_d, (ts, cs), (td, cd))
+
+
 def _tile_unzip(layout: Layout, tiler: Any) -> Layout:
     return _mk(zip2_by(layout._shape, tiler), zip2_by(layout._stride, tiler))
+
+
+def _zip2_sd(s: Any, d: Any, guide: Any) -> Any:
+    """``(zip2_by(s, guide), zip2_by(d, guide))`` in one pass over plain IntTuples; None where
+    ``zip2_by`` raises (the general path reports it).
+
+    >>> _zip2_sd(((2, 4), (3, 2)), ((1, 2), (8, 24)), (2, 3))
+    (((2, 3), (4, 2)), ((1, 8), (2, 24)))
+    """
+    if type(guide) is not tuple:
+        return (s, d) if type(s) is tuple and len(s) == 2 else None
+    n = len(guide)
+    if type(s) is not tuple or len(s) < n:
+        return None
+    fs: list[Any] = []
+    fd: list[Any] = []
+    rs: list[Any] = []
+    rd: list[Any] = []
+    for i in range(n):
+        x, y = s[i], d[i]
+        if type(guide[i]) is tuple:
+            z = _zip2_sd(x, y, guide[i])
+            if z is None:
+                return None
+            x, y = z
+        elif type(x) is not tuple or len(x) != 2:
+            return None
+        fs.append(x[0])
+        rs.append(x[1])
+        fd.append(y[0])
+        rd.append(y[1])
+    return (tuple(fs), tuple(rs) + s[n:]), (tuple(fd), tuple(rd) + d[n:])
+
+
+def _zipped_static(layout: Any, tiler: Any) -> Any:
+    """zipped_divide of a static layout by a plain static tiler as ``(shape, stride)``; None otherwise."""
+    if type(layout) is Layout and (layout._st or layout._st is None and is_static_layout(layout)):
+        r = _divide_static(layout._shape, layout._stride, tiler)
+        if r is not None:
+            return _zip2_sd(r[0], r[1], tiler)
+    return None
 
 
 def zipped_divide(layout: Any, tiler: Any) -> Any:
@@ -85,24 +254,36 @@ def zipped_divide(layout: Any, tiler: Any) -> Any:
     >>> print(zipped_divide(parse("(_4096,_4096):(_4096,_1)"), parse("(_128,_32)")))
     ((_128,_32),(_32,_128)):((_4096,_1),(_524288,_32))
     """
+    z = _zipped_static(layout, tiler)
+    if z is not None:
+        return _mk_static(z[0], z[1])
+    return _zipped_divide(layout, tiler)
+
+
+def _zipped_divide(layout: Any, tiler: Any) -> Any:
+    """zipped_divide's general path."""
     if not isinstance(layout, Layout):
         return _composed_dispatch("zipped_divide", layout, tiler)
     if type(tiler) is not Layout:
         tiler = unwrap(tiler)
-    return _tile_unzip(logical_divide(layout, tiler), tiler)
+    return _tile_unzip(_logical_divide(layout, tiler), tiler)
+
+
+def _items(x: Any) -> tuple[Any, ...]:
+    # CuTe's repeat<1>(_) is a plain _: a rank-1 mode is kept whole
+    return x if type(x) is tuple and len(x) != 1 else (x,)
+
+
+def _unpack_sd(s: Any, d: Any, first: bool) -> tuple[Any, Any]:
+    """``result(_, repeat<R1>(_))`` or ``result(repeat<R0>(_), repeat<R1>(_))`` of a rank-2 ``s:d``."""
+    if first:
+        return _items(s[0]) + _items(s[1]), _items(d[0]) + _items(d[1])
+    return (s[0],) + _items(s[1]), (d[0],) + _items(d[1])
 
 
 def _unpack(layout: Layout, first: bool) -> Layout:
-    """``result(_, repeat<R1>(_))`` or ``result(repeat<R0>(_), repeat<R1>(_))``."""
-    s, d = layout._shape, layout._stride
-    s0, s1 = s[0], s[1]  # type: ignore[index]
-    d0, d1 = d[0], d[1]  # type: ignore[index]
-    # CuTe's repeat<1>(_) is a plain _: a rank-1 mode is kept whole
-    def items(x: Any) -> tuple[Any, ...]:
-        return x if type(x) is tuple and len(x) != 1 else (x,)
-    if first:
-        return _mk(items(s0) + items(s1), items(d0) + items(d1))
-    return _mk((s0,) + items(s1), (d0,) + items(d1))
+    s, d = _unpack_sd(layout._shape, layout._stride, first)
+    return _mk(s, d)
 
 
 def tiled_divide(layout: Any, tiler: Any) -> Any:
@@ -119,9 +300,13 @@ def tiled_divide(layout: Any, tiler: Any) -> Any:
     >>> print(tiled_divide(parse("_24:_2"), parse("_4:_2")))
     (_4,_2,_3):(_4,_2,_16)
     """
+    z = _zipped_static(layout, tiler)
+    if z is not None:
+        s, d = _unpack_sd(z[0], z[1], False)
+        return _mk_static(s, d)
     if not isinstance(layout, Layout):
         return _composed_dispatch("tiled_divide", layout, tiler)
-    return _unpack(zipped_divide(layout, tiler), False)
+    return _unpack(_zipped_divide(layout, tiler), False)
 
 
 def flat_divide(layout: Any, tiler: Any) -> Any:
@@ -136,9 +321,13 @@ def flat_divide(layout: Any, tiler: Any) -> Any:
     >>> print(flat_divide(parse("(_8,_6):(_1,_8)"), parse("(_2,_3)")))
     (_2,_3,_4,_2):(_1,_8,_2,_24)
     """
+    z = _zipped_static(layout, tiler)
+    if z is not None:
+        s, d = _unpack_sd(z[0], z[1], True)
+        return _mk_static(s, d)
     if not isinstance(layout, Layout):
         return _composed_dispatch("flat_divide", layout, tiler)
-    return _unpack(zipped_divide(layout, tiler), True)
+    return _unpack(_zipped_divide(layout, tiler), True)
 
 
 # ---------------------------------------------------------------- products

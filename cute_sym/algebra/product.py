@@ -12,14 +12,18 @@ from ..core.lazy import is_expr
 from ..core import decide
 from ..core.errors import DivisibilityError, LayoutError, RankError
 from ..core.int_tuple import (
-    _, unwrap, ceil_div, product, product_each,
+    _, leaves, unwrap, ceil_div, product, product_each,
 )
-from ..layout.layout import Layout, _mk, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize
+from ..layout.layout import (
+    Layout, _mk, _mk_static, is_static_layout, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize,
+)
 from ._util import _is1, _mul, _composed_dispatch
-from .coalesce import _transform_layout
-from .complement import _complement
-from .composition import _composition_cute, composition
-from .divide import _tile_unzip, _unpack
+from .coalesce import _bw_sd, _transform_layout
+from .complement import _complement, _complement_ints
+from .composition import _check_modes_add, _composition_cute, composition
+from .divide import (
+    _complement_sd, _compose_modes, _static_tiler, _tile_unzip, _unpack, _unpack_sd, _zip2_sd,
+)
 
 
 def logical_product(block: Any, tiler: Any) -> Any:
@@ -33,6 +37,15 @@ def logical_product(block: Any, tiler: Any) -> Any:
     >>> print(logical_product(parse("(_2,_2):(_4,_1)"), parse("_6:_1")))
     ((_2,_2),(_2,_3)):((_4,_1),(_2,_8))
     """
+    if type(block) is Layout and (block._st or block._st is None and is_static_layout(block)):
+        r = _product_static(block, block._shape, block._stride, tiler)
+        if r is not None:
+            return _mk_static(r[0], r[1])
+    return _logical_product(block, tiler)
+
+
+def _logical_product(block: Any, tiler: Any) -> Any:
+    """logical_product's general path (symbolic values, parsed tilers, composed layouts)."""
     if not isinstance(block, Layout):
         return _composed_dispatch("logical_product", block, tiler)
     if type(tiler) is not Layout:
@@ -43,12 +56,123 @@ def logical_product(block: Any, tiler: Any) -> Any:
         _check_disjoint(block, tiler, comp, rest)
         return _mk((block._shape, rest._shape), (block._stride, rest._stride))
     if type(tiler) is tuple:
-        return _transform_layout(block, tiler, logical_product, what="logical_product")
+        return _transform_layout(block, tiler, _logical_product, what="logical_product")
     if tiler is _:
         return block
     if type(tiler) is int or is_expr(tiler):
-        return logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
+        return _logical_product(block, _mk(tiler, 0 if _is1(tiler) else 1))
     return _composed_dispatch("logical_product", block, tiler)
+
+
+def _product_static(block: Any, s: Any, d: Any, tiler: Any) -> Any:
+    """logical_product of the static block ``s:d`` (``block``: its layout, or None) by ``tiler`` as
+    ``(shape, stride)``: the general path's steps on plain IntTuples, with the building blocks'
+    static kernels; None where the tiler is not plain and static (the general path takes it).
+
+    @pre every leaf of ``s`` and ``d`` is a plain int (the caller checks ``is_static_layout``).
+    @post the general path's answer on the same arguments, or its error, the refusal of
+          overlapping block copies included (tests/test_product_static.py).
+
+    >>> _product_static(None, (2, 2), (4, 1), Layout(6, 1))
+    (((2, 2), (2, 3)), ((4, 1), (2, 8)))
+    """
+    tt = type(tiler)
+    if tt is tuple:
+        if type(s) is not tuple:
+            s, d = (s,), (d,)
+        n = len(tiler)
+        if n > len(s):
+            return None     # the general path raises "Too many modes in tiler"
+        rs: list[Any] = []
+        rd: list[Any] = []
+        for i in range(n):
+            r = _product_static(None, s[i], d[i], tiler[i])
+            if r is None:
+                return None
+            rs.append(r[0])
+            rd.append(r[1])
+        return tuple(rs) + s[n:], tuple(rd) + d[n:]
+    if tt is Layout and (tiler._st or tiler._st is None and is_static_layout(tiler)):
+        rest = _product_rest(block, s, d, tiler, tiler._shape, tiler._stride)
+        return (s, rest[0]), (d, rest[1])
+    if tiler is _:
+        return s, d
+    t = _static_tiler(tiler)
+    if t is None:
+        return None
+    rest = _product_rest(block, s, d, tiler if tt is Layout else None, t[0], t[1])
+    return (s, rest[0]), (d, rest[1])
+
+
+def _leaves2(s: Any, d: Any) -> tuple[list[Any], list[Any]]:
+    """``(leaves(s), leaves(d))`` of a congruent tuple pair in one pass."""
+    fs: list[Any] = []
+    fd: list[Any] = []
+    for i in range(len(s)):
+        x = s[i]
+        if type(x) is tuple:
+            fs.extend(leaves(x))
+            fd.extend(leaves(d[i]))
+        else:
+            fs.append(x)
+            fd.append(d[i])
+    return fs, fd
+
+
+def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> tuple[Any, Any]:
+    """``composition(complement(block, size(block)*cosize(tiler)), tiler)`` of a static block ``s:d``
+    and tiler ``ts:td`` (``block``, ``tiler``: their layouts, or None), with the disjointness check."""
+    if block is None:
+        block = _mk_static(s, d)
+    if type(s) is int:
+        size = s
+        bl_s, bl_d = [s], [d]
+    else:
+        bl_s, bl_d = _leaves2(s, d)
+        size = 1
+        for x in bl_s:
+            size *= x
+    cos = 1
+    if type(ts) is int:
+        cos += (ts - 1) * (td if td >= 0 else -td)
+    else:
+        tl_s, tl_d = _leaves2(ts, td)
+        for i in range(len(tl_s)):
+            y = tl_d[i]
+            cos += (tl_s[i] - 1) * (y if y >= 0 else -y)
+    cot = size * cos
+    c = _complement_ints(block, bl_s, bl_d, cot, False) if cot >= 1 else None
+    ls: Any
+    ld: Any
+    if c is not None:   # positive extents: positive strides, a positive cotarget
+        cs, cd = c._shape, c._stride
+    else:
+        cs, cd = _complement_sd(block, bl_s, bl_d, cot)
+    # composition_cute(comp, tiler): the complement coalesced as coalesce_x does
+    if type(cs) is int:
+        ls, ld = (2 if cs == 1 else cs), cd
+    elif c is not None:
+        ls, ld = cs, cd     # the kernel's answer is coalesced and flat, without extent 1: coalesce_x keeps it
+    else:
+        cl_s, cl_d = _leaves2(cs, cd)
+        m = len(cl_s)
+        ls, ld = _bw_sd(cl_s, cl_d, m - 2, 2 if cl_s[m - 1] == 1 else cl_s[m - 1], cl_d[m - 1], False)
+    # strict where it can be: that answer is CuTe's too, and it is comp(tiler(i)) (no overlap)
+    pointwise = True
+    try:
+        rs, rd = _compose_modes(ls, ld, ts, td, True)
+    except LayoutError:
+        pointwise = False
+        rs, rd = _compose_modes(ls, ld, ts, td)
+    if pointwise and type(ts) is tuple and type(ls) is tuple:
+        try:            # tiler modes add up without a carry across a (non-last) lhs extent
+            _check_modes_add(_mk_static(ls, ld), tiler if tiler is not None else _mk_static(ts, td))
+        except LayoutError:
+            pointwise = False
+    if not pointwise:
+        _check_disjoint(block, tiler if tiler is not None else _mk_static(ts, td), _mk_static(cs, cd),
+                        _mk_static(rs, rd))
+    return rs, rd
 
 
 _CHECK_LIMIT = 1 << 20
@@ -105,11 +229,28 @@ def zipped_product(block: Any, tiler: Any) -> Any:
     >>> print(zipped_product(parse("(_2,_2):(_1,_2)"), parse("(_3,_4):(_1,_3)")))
     ((_2,_2),(_3,_4)):((_1,_2),(_4,_12))
     """
+    z = _zipped_static(block, tiler)
+    if z is not None:
+        return _mk_static(z[0], z[1])
+    return _zipped_product(block, tiler)
+
+
+def _zipped_static(block: Any, tiler: Any) -> Any:
+    """zipped_product of a static block by a plain static tiler as ``(shape, stride)``; None otherwise."""
+    if type(block) is Layout and (block._st or block._st is None and is_static_layout(block)):
+        r = _product_static(block, block._shape, block._stride, tiler)
+        if r is not None:
+            return _zip2_sd(r[0], r[1], tiler)
+    return None
+
+
+def _zipped_product(block: Any, tiler: Any) -> Any:
+    """zipped_product's general path."""
     if not isinstance(block, Layout):
         return _composed_dispatch("zipped_product", block, tiler)
     if type(tiler) is not Layout:
         tiler = unwrap(tiler)
-    return _tile_unzip(logical_product(block, tiler), tiler)
+    return _tile_unzip(_logical_product(block, tiler), tiler)
 
 
 def tiled_product(block: Any, tiler: Any) -> Any:
@@ -123,9 +264,13 @@ def tiled_product(block: Any, tiler: Any) -> Any:
     >>> print(tiled_product(parse("(_2,_2):(_1,_2)"), parse("(_3,_4):(_1,_3)")))
     ((_2,_2),_3,_4):((_1,_2),_4,_12)
     """
+    z = _zipped_static(block, tiler)
+    if z is not None:
+        s, d = _unpack_sd(z[0], z[1], False)
+        return _mk_static(s, d)
     if not isinstance(block, Layout):
         return _composed_dispatch("tiled_product", block, tiler)
-    return _unpack(zipped_product(block, tiler), False)
+    return _unpack(_zipped_product(block, tiler), False)
 
 
 def flat_product(block: Any, tiler: Any) -> Any:
@@ -140,9 +285,13 @@ def flat_product(block: Any, tiler: Any) -> Any:
     >>> print(flat_product(parse("(_2,_2):(_1,_2)"), parse("(_3,_4):(_1,_3)")))
     (_2,_2,_3,_4):(_1,_2,_4,_12)
     """
+    z = _zipped_static(block, tiler)
+    if z is not None:
+        s, d = _unpack_sd(z[0], z[1], True)
+        return _mk_static(s, d)
     if not isinstance(block, Layout):
         return _composed_dispatch("flat_product", block, tiler)
-    return _unpack(zipped_product(block, tiler), True)
+    return _unpack(_zipped_product(block, tiler), True)
 
 
 def _append_rank(layout: Layout, r: int) -> Layout:
@@ -183,14 +332,38 @@ def zip_layouts(a: Layout, b: Layout) -> Layout:
 
 
 def _rank_product(block: Layout, tiler: Layout, raked: bool, what: str) -> Layout:
+    if type(block) is Layout and type(tiler) is Layout and (
+            block._st or block._st is None and is_static_layout(block)) and (
+            tiler._st or tiler._st is None and is_static_layout(tiler)):
+        r = _rank_product_static(block, tiler, raked)
+        if r is not None:
+            return _mk_static(r[0], r[1])
     if not isinstance(block, Layout) or not isinstance(tiler, Layout):
         return _composed_dispatch(what, block, tiler)
     r = max(block.rank(), tiler.rank())
     pb, pt = _append_rank(block, r), _append_rank(tiler, r)
-    result = logical_product(pb, pt)
+    result = _logical_product(pb, pt)
     m0 = _mk(result._shape[0], result._stride[0])
     m1 = _mk(result._shape[1], result._stride[1])
     return zip_layouts(m1, m0) if raked else zip_layouts(m0, m1)
+
+
+def _rank_product_static(block: Layout, tiler: Layout, raked: bool) -> Any:
+    """blocked/raked product of static layouts as ``(shape, stride)``; None where ``zip`` fails
+    (the general path reports it)."""
+    bs, bd, ts, td = block._shape, block._stride, tiler._shape, tiler._stride
+    r = max(len(bs) if type(bs) is tuple else 1, len(ts) if type(ts) is tuple else 1)
+    pb, pt = _append_rank(block, r), _append_rank(tiler, r)
+    ps: Any = pb._shape
+    pd: Any = pb._stride
+    rs, rd = _product_rest(pb, ps, pd, pt, pt._shape, pt._stride)
+    if raked:
+        ps, pd, rs, rd = rs, rd, ps, pd
+    if type(ps) is not tuple:
+        return ((ps, rs),), ((pd, rd),)
+    if type(rs) is not tuple or len(ps) != len(rs):
+        return None
+    return tuple(zip(ps, rs)), tuple(zip(pd, rd))
 
 
 def blocked_product(block: Layout, tiler: Layout) -> Layout:
