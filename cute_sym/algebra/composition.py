@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     import sympy
@@ -12,12 +12,12 @@ else:
 from ..core.lazy import is_expr
 
 from ..core import decide
-from ..core.errors import DivisibilityError
+from ..core.errors import DivisibilityError, RankError
 from ..core.int_tuple import (
     _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin,
 )
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _is1, _mul, _composed_dispatch
 from .coalesce import _coalesce_x, _transform_layout
 
@@ -200,12 +200,22 @@ def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
     ``strict``: where the stride does not divide an lhs extent (``r < s``, ``r ∤ s``) and the
     rhs runs past that extent, CuTe's answer is not ``lhs(rhs(i))``; raise instead.
     """
+    rest_stride = rd
+    last = len(ls) - 1
+    i = 0
+    while i < last:     # the modes a positive multiple of their extent steps over: next_shape is 1
+        cs = ls[i]
+        if rest_stride >= cs > 0 and rest_stride % cs == 0:
+            rest_stride //= cs
+            i += 1
+        else:
+            break
+    if i == last:
+        return rs, rest_stride * ld[last]
     res_s: list[int] = []
     res_d: list[int] = []
     rest_shape = rs
-    rest_stride = rd
-    last = len(ls) - 1
-    for i in range(last):
+    for i in range(i, last):
         cs = ls[i]
         if not (rest_stride % cs == 0 or rest_stride < cs):
             raise DivisibilityError(
@@ -355,6 +365,22 @@ def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> In
 
 
 def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
+    if type(lhs) is Layout and is_static_layout(lhs):
+        tr = type(rhs)
+        if tr is Layout:
+            if is_static_layout(rhs):
+                return _compose_layouts_static(lhs._shape, lhs._stride, rhs, strict)
+        elif tr is int:
+            r = _compose_ints(*_coalesce_x_ints(lhs._shape, lhs._stride), rhs, 1, strict, None)
+            return _mk_static(r[0], r[1])  # type: ignore[index]
+        elif tr is tuple:
+            s, d = _tiler_static(lhs._shape, lhs._stride, rhs, strict)
+            return _mk(s, d)
+    return _composition_generic(lhs, rhs, strict)
+
+
+def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
+    """The general path (any mix of static and symbolic arguments, swizzles dispatched)."""
     if not isinstance(lhs, Layout):
         return _composed_dispatch("composition", lhs, rhs)
     if type(rhs) is not Layout:
@@ -375,3 +401,181 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
         return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
     return _composed_dispatch("composition", lhs, rhs)
 
+
+# ---------------------------------------------------------------- the static pipeline
+# Plain-int twins of _coalesce_x, _compose_sd, _check_modes_add and _transform_layout: the
+# same answers and errors on static layouts, without the generic helpers' per-leaf dispatch.
+
+def _coalesce_x_ints(s0: Any, d0: Any) -> tuple[list[int], list[int]]:
+    """``_coalesce_x`` of a static layout as lists of modes (one mode: the flat lhs is a scalar).
+
+    Front to back: a mode merges into the one before when ``s*d`` of that one is its stride
+    (the same neighbours merge as in CuTe's back-to-front fold); a static 1 is skipped, except
+    that a trailing 1 keeps its stride as an extent-2 mode (the lhs extends past its last mode).
+
+    >>> _coalesce_x_ints((2, (4, 1)), (1, (2, 7)))
+    ([8, 2], [1, 7])
+    """
+    if type(s0) is not tuple:
+        return [s0 if s0 != 1 else 2], [d0]
+    fs: list[int] = []
+    fd: list[int] = []
+    a = b = 0
+    for i in range(len(s0)):
+        x = s0[i]
+        if type(x) is int:
+            a = x
+            b = d0[i]
+            if a != 1:
+                if fs and fs[-1] * fd[-1] == b:
+                    fs[-1] *= a
+                else:
+                    fs.append(a)
+                    fd.append(b)
+            continue
+        y = d0[i]
+        if not _depth1(x):
+            x, y = leaves(x), leaves(y)
+        for j in range(len(x)):
+            a = x[j]
+            b = y[j]
+            if a != 1:
+                if fs and fs[-1] * fd[-1] == b:
+                    fs[-1] *= a
+                else:
+                    fs.append(a)
+                    fd.append(b)
+    if a == 1:                  # the last leaf (a:b) is a static 1
+        if fs and fs[-1] * fd[-1] == b:
+            fs[-1] *= 2
+        else:
+            fs.append(2)
+            fd.append(b)
+    elif not fs:                # no leaf at all: _coalesce_x's 1:0
+        return [1], [0]
+    return fs, fd
+
+
+def _depth1(t: tuple[Any, ...]) -> bool:
+    for x in t:
+        if type(x) is tuple:
+            return False
+    return True
+
+
+def _compose_ints(fs: Any, fd: Any, rs: Any, rd: Any, strict: bool,
+                  modes: Optional[list[tuple[int, int]]]) -> Optional[tuple[Any, Any]]:
+    """``_compose_sd`` on a static flat lhs ``fs:fd`` (sequences; one mode: a scalar lhs), leaf by
+    leaf over ``rs:rd``; None when a leaf of the rhs is not a plain int (nothing raised before it
+    differs from the general fold, which goes leaf by leaf too).
+
+    ``modes`` collects the rhs leaves that move (extent != 1, stride != 0) for the carry check.
+
+    >>> _compose_ints([24, 8], [1, 7], ((2, 3), 48), ((3, 1), 12), False, None)
+    (((2, 3), (2, 24)), ((3, 1), (12, 7)))
+    """
+    if type(rs) is not tuple:
+        if type(rs) is not int or type(rd) is not int:
+            return None
+        if rd == 0:
+            return rs, 0
+        if modes is not None and rs != 1:
+            modes.append((rs, rd))
+        if len(fs) == 1:
+            return rs, rd * fd[0]
+        return _compose_static(fs, fd, rs, rd, strict)
+    one = len(fs) == 1
+    out_s: list[Any] = []
+    out_d: list[Any] = []
+    for i in range(len(rs)):
+        s = rs[i]
+        d = rd[i]
+        if type(s) is int and type(d) is int:
+            if d == 0:
+                out_s.append(s)
+                out_d.append(0)
+                continue
+            if modes is not None and s != 1:
+                modes.append((s, d))
+            if one:
+                out_s.append(s)
+                out_d.append(d * fd[0])
+                continue
+            ms, md = _compose_static(fs, fd, s, d, strict)
+        else:
+            r = _compose_ints(fs, fd, s, d, strict, modes)
+            if r is None:
+                return None
+            ms, md = r
+        out_s.append(ms)
+        out_d.append(md)
+    return tuple(out_s), tuple(out_d)
+
+
+def _compose_layouts_static(ls: Any, ld: Any, rhs: Layout, strict: bool) -> Layout:
+    """``_composition`` of a static lhs ``ls:ld`` and a static layout: coalesce the lhs, fold each
+    rhs leaf, and (strict) check that the rhs modes add without a carry."""
+    fs, fd = _coalesce_x_ints(ls, ld)
+    modes: Optional[list[tuple[int, int]]] = [] if strict and len(fs) > 1 else None
+    r = _compose_ints(fs, fd, rhs._shape, rhs._stride, strict, modes)
+    if modes is not None and len(modes) > 1:
+        _check_modes_add_ints(fs, fd, modes, rhs)
+    return _mk_static(r[0], r[1])  # type: ignore[index]
+
+
+def _check_modes_add_ints(fs: list[int], fd: list[int], modes: list[tuple[int, int]], rhs: Layout) -> None:
+    """``_check_modes_add`` on plain ints (``modes``: the moving rhs leaves, at least two)."""
+    for _s, d in modes:
+        if d < 0:
+            return          # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
+    p = 1
+    for j in range(len(fs) - 1):
+        n = fs[j]
+        pn = p * n
+        total = 0
+        for s, d in modes:
+            if d % pn == 0:             # _max_digit's first two cases, inline
+                continue
+            top = (s - 1) * d
+            total += top // p if top < pn else _max_digit(s, d, p, n)
+        if total >= n and fd[j + 1] != n * fd[j]:
+            raise DivisibilityError(
+                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(n)} "
+                f"(mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
+        p = pn
+
+
+def _tiler_static(s: Any, d: Any, tiler: tuple[Any, ...], strict: bool) -> tuple[Any, Any]:
+    """``_transform_layout(lhs, tiler, composition, keep_rest=False)`` of a static lhs ``s:d``: the
+    static modes of the tiler (layouts, ints, ``_``, tuples) here, anything else the general way."""
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    if len(tiler) > len(s):
+        raise RankError(f"composition: Too many modes in tiler ({len(tiler)} > rank {len(s)})")
+    out_s: list[Any] = []
+    out_d: list[Any] = []
+    for i in range(len(tiler)):
+        t = tiler[i]
+        a = s[i]
+        b = d[i]
+        tt = type(t)
+        if tt is Layout and is_static_layout(t):
+            m = _compose_layouts_static(a, b, t, strict)
+            out_s.append(m._shape)
+            out_d.append(m._stride)
+        elif tt is int:
+            ms, md = _compose_ints(*_coalesce_x_ints(a, b), t, 1, strict, None)  # type: ignore[misc]
+            out_s.append(ms)
+            out_d.append(md)
+        elif t is _:
+            out_s.append(a)
+            out_d.append(b)
+        elif tt is tuple:
+            ms, md = _tiler_static(a, b, t, strict)
+            out_s.append(ms)
+            out_d.append(md)
+        else:
+            m = (composition if strict else _composition_cute)(_mk(a, b), t)
+            out_s.append(m._shape)
+            out_d.append(m._stride)
+    return tuple(out_s), tuple(out_d)
