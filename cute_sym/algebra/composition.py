@@ -253,8 +253,14 @@ def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
 
 
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
-    s, d = _compose_sd(ls, ld, rs, rd, strict)
-    return _mk(s, d)
+    """_compose_sd as a layout; a static flat lhs and rhs take the pure-int fold."""
+    fs = ls if type(ls) is tuple else (ls,)
+    fd = ld if type(ld) is tuple else (ld,)
+    if len(fs) == len(fd) and _ints(fs) and _ints(fd):
+        r = _compose_ints(fs, fd, rs, rd, strict, None)
+        if r is not None:
+            return _mk_static(r[0], r[1])
+    return _mk(*_compose_sd(ls, ld, rs, rd, strict))
 
 
 def composition(lhs: Any, rhs: Any) -> Any:
@@ -387,7 +393,7 @@ def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
         rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
-        result = _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict)
+        result = _mk(*_compose_sd(flat._shape, flat._stride, rhs._shape, rhs._stride, strict))
         if strict:
             _check_modes_add(flat, rhs)
         return result
@@ -398,7 +404,7 @@ def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
         return lhs
     if type(rhs) is int or is_expr(rhs):
         flat = _coalesce_x(lhs)
-        return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
+        return _mk(*_compose_sd(flat._shape, flat._stride, rhs, 1, strict))
     return _composed_dispatch("composition", lhs, rhs)
 
 
@@ -459,6 +465,13 @@ def _coalesce_x_ints(s0: Any, d0: Any) -> tuple[list[int], list[int]]:
 def _depth1(t: tuple[Any, ...]) -> bool:
     for x in t:
         if type(x) is tuple:
+            return False
+    return True
+
+
+def _ints(t: tuple[Any, ...]) -> bool:
+    for x in t:
+        if type(x) is not int:
             return False
     return True
 
