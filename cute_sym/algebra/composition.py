@@ -212,10 +212,13 @@ def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
             break
     if i == last:
         return rs, rest_stride * ld[last]
+    # the fold proper; the first mode taken is kept in locals (most leaves give one or two modes)
+    rest_shape = rs
+    k = 0
+    s0 = d0 = 0
     res_s: list[int] = []
     res_d: list[int] = []
-    rest_shape = rs
-    for i in range(i, last):
+    while i < last:
         cs = ls[i]
         if not (rest_stride % cs == 0 or rest_stride < cs):
             raise DivisibilityError(
@@ -227,29 +230,30 @@ def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
         else:
             raise DivisibilityError("composition: division by zero (stride 0)")
         next_shape = (cs + ars - 1) // ars
-        next_stride = ((ars + cs - 1) // cs) * sgn
         if next_shape != 1 and rest_shape != 1:
             new_shape = next_shape if next_shape <= rest_shape else rest_shape
             if rest_shape % new_shape != 0:
                 raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
-            res_s.append(new_shape)
-            res_d.append(rest_stride * ld[i])
+            if k == 0:
+                s0, d0 = new_shape, rest_stride * ld[i]
+            else:
+                res_s.append(new_shape)
+                res_d.append(rest_stride * ld[i])
+            k += 1
             rest_shape //= new_shape
             if strict and rest_shape != 1 and cs % ars != 0:
                 raise DivisibilityError(
                     f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {ars} != 0) and the "
                     f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
-        rest_stride = next_stride
-    last_d = rest_stride * ld[last]
-    if not res_s:
-        return rest_shape, last_d
+        rest_stride = ((ars + cs - 1) // cs) * sgn
+        i += 1
+    if k == 0:
+        return rest_shape, rest_stride * ld[last]
     if rest_shape == 1:
-        if len(res_s) == 1:
-            return res_s[0], res_d[0]
-        return tuple(res_s), tuple(res_d)
-    res_s.append(rest_shape)
-    res_d.append(last_d)
-    return tuple(res_s), tuple(res_d)
+        if k == 1:
+            return s0, d0
+        return (s0, *res_s), (d0, *res_d)
+    return (s0, *res_s, rest_shape), (d0, *res_d, rest_stride * ld[last])
 
 
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
@@ -375,13 +379,11 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
         tr = type(rhs)
         if tr is Layout:
             if is_static_layout(rhs):
-                return _compose_layouts_static(lhs._shape, lhs._stride, rhs, strict)
+                return _mk_static(*_compose_layouts_static(lhs._shape, lhs._stride, rhs, strict))
         elif tr is int:
-            r = _compose_ints(*_coalesce_x_ints(lhs._shape, lhs._stride), rhs, 1, strict, None)
-            return _mk_static(r[0], r[1])  # type: ignore[index]
+            return _mk_static(*_compose_ints(*_coalesce_x_ints(lhs._shape, lhs._stride), rhs, 1, strict, None))  # type: ignore[misc]
         elif tr is tuple:
-            s, d = _tiler_static(lhs._shape, lhs._stride, rhs, strict)
-            return _mk(s, d)
+            return _mk(*_tiler_static(lhs._shape, lhs._stride, rhs, strict))
     return _composition_generic(lhs, rhs, strict)
 
 
@@ -440,7 +442,7 @@ def _coalesce_x_ints(s0: Any, d0: Any) -> tuple[list[int], list[int]]:
                     fd.append(b)
             continue
         y = d0[i]
-        if not _depth1(x):
+        if not _ints(x):            # deeper than 2 (the lhs is static: no other leaf)
             x, y = leaves(x), leaves(y)
         for j in range(len(x)):
             a = x[j]
@@ -460,13 +462,6 @@ def _coalesce_x_ints(s0: Any, d0: Any) -> tuple[list[int], list[int]]:
     elif not fs:                # no leaf at all: _coalesce_x's 1:0
         return [1], [0]
     return fs, fd
-
-
-def _depth1(t: tuple[Any, ...]) -> bool:
-    for x in t:
-        if type(x) is tuple:
-            return False
-    return True
 
 
 def _ints(t: tuple[Any, ...]) -> bool:
@@ -525,32 +520,30 @@ def _compose_ints(fs: Any, fd: Any, rs: Any, rd: Any, strict: bool,
     return tuple(out_s), tuple(out_d)
 
 
-def _compose_layouts_static(ls: Any, ld: Any, rhs: Layout, strict: bool) -> Layout:
-    """``_composition`` of a static lhs ``ls:ld`` and a static layout: coalesce the lhs, fold each
-    rhs leaf, and (strict) check that the rhs modes add without a carry."""
+def _compose_layouts_static(ls: Any, ld: Any, rhs: Layout, strict: bool) -> tuple[Any, Any]:
+    """``_composition`` of a static lhs ``ls:ld`` and a static layout, as ``(shape, stride)``: coalesce
+    the lhs, fold each rhs leaf, and (strict) check that the rhs modes add without a carry."""
     fs, fd = _coalesce_x_ints(ls, ld)
     modes: Optional[list[tuple[int, int]]] = [] if strict and len(fs) > 1 else None
     r = _compose_ints(fs, fd, rhs._shape, rhs._stride, strict, modes)
     if modes is not None and len(modes) > 1:
         _check_modes_add_ints(fs, fd, modes, rhs)
-    return _mk_static(r[0], r[1])  # type: ignore[index]
+    return r  # type: ignore[return-value]
 
 
 def _check_modes_add_ints(fs: list[int], fd: list[int], modes: list[tuple[int, int]], rhs: Layout) -> None:
     """``_check_modes_add`` on plain ints (``modes``: the moving rhs leaves, at least two)."""
-    for _s, d in modes:
-        if d < 0:
-            return          # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
     p = 1
     for j in range(len(fs) - 1):
         n = fs[j]
         pn = p * n
         total = 0
         for s, d in modes:
-            if d % pn == 0:             # _max_digit's first two cases, inline
-                continue
-            top = (s - 1) * d
-            total += top // p if top < pn else _max_digit(s, d, p, n)
+            if d < 0:   # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
+                return
+            if d % pn:                  # _max_digit's first two cases, inline
+                top = (s - 1) * d
+                total += top // p if top < pn else _max_digit(s, d, p, n)
         if total >= n and fd[j + 1] != n * fd[j]:
             raise DivisibilityError(
                 f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(n)} "
@@ -569,26 +562,18 @@ def _tiler_static(s: Any, d: Any, tiler: tuple[Any, ...], strict: bool) -> tuple
     out_d: list[Any] = []
     for i in range(len(tiler)):
         t = tiler[i]
-        a = s[i]
-        b = d[i]
         tt = type(t)
         if tt is Layout and is_static_layout(t):
-            m = _compose_layouts_static(a, b, t, strict)
-            out_s.append(m._shape)
-            out_d.append(m._stride)
+            ms, md = _compose_layouts_static(s[i], d[i], t, strict)
         elif tt is int:
-            ms, md = _compose_ints(*_coalesce_x_ints(a, b), t, 1, strict, None)  # type: ignore[misc]
-            out_s.append(ms)
-            out_d.append(md)
+            ms, md = _compose_ints(*_coalesce_x_ints(s[i], d[i]), t, 1, strict, None)  # type: ignore[misc]
         elif t is _:
-            out_s.append(a)
-            out_d.append(b)
+            ms, md = s[i], d[i]
         elif tt is tuple:
-            ms, md = _tiler_static(a, b, t, strict)
-            out_s.append(ms)
-            out_d.append(md)
+            ms, md = _tiler_static(s[i], d[i], t, strict)
         else:
-            m = (composition if strict else _composition_cute)(_mk(a, b), t)
-            out_s.append(m._shape)
-            out_d.append(m._stride)
+            m = (composition if strict else _composition_cute)(_mk(s[i], d[i]), t)
+            ms, md = m._shape, m._stride
+        out_s.append(ms)
+        out_d.append(md)
     return tuple(out_s), tuple(out_d)
