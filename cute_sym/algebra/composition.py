@@ -17,9 +17,12 @@ from ..core.int_tuple import (
     _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin,
 )
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _is1, _mul, _composed_dispatch
 from .coalesce import _coalesce_x, _transform_layout
+from .composition_static import (
+    _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _ints, _max_digit, _tiler_static,
+)
 
 
 def _compose_min(a: IntLike, b: IntLike) -> IntLike:
@@ -193,58 +196,15 @@ def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     return all(r % c == 0 for c in range(int(lo), top + 1))
 
 
-def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
-                    strict: bool = False) -> tuple[Any, Any]:
-    """_compose_sd on plain ints: the same fold, without the generic helpers.
-
-    ``strict``: where the stride does not divide an lhs extent (``r < s``, ``r ∤ s``) and the
-    rhs runs past that extent, CuTe's answer is not ``lhs(rhs(i))``; raise instead.
-    """
-    res_s: list[int] = []
-    res_d: list[int] = []
-    rest_shape = rs
-    rest_stride = rd
-    last = len(ls) - 1
-    for i in range(last):
-        cs = ls[i]
-        if not (rest_stride % cs == 0 or rest_stride < cs):
-            raise DivisibilityError(
-                f"Stride Divisibility Condition: {rest_stride} % {cs} != 0 and {rest_stride} >= {cs}")
-        if rest_stride > 0:
-            ars, sgn = rest_stride, 1
-        elif rest_stride < 0:
-            ars, sgn = -rest_stride, -1
-        else:
-            raise DivisibilityError("composition: division by zero (stride 0)")
-        next_shape = (cs + ars - 1) // ars
-        next_stride = ((ars + cs - 1) // cs) * sgn
-        if next_shape != 1 and rest_shape != 1:
-            new_shape = next_shape if next_shape <= rest_shape else rest_shape
-            if rest_shape % new_shape != 0:
-                raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
-            res_s.append(new_shape)
-            res_d.append(rest_stride * ld[i])
-            rest_shape //= new_shape
-            if strict and rest_shape != 1 and cs % ars != 0:
-                raise DivisibilityError(
-                    f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {ars} != 0) and the "
-                    f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
-        rest_stride = next_stride
-    last_d = rest_stride * ld[last]
-    if not res_s:
-        return rest_shape, last_d
-    if rest_shape == 1:
-        if len(res_s) == 1:
-            return res_s[0], res_d[0]
-        return tuple(res_s), tuple(res_d)
-    res_s.append(rest_shape)
-    res_d.append(last_d)
-    return tuple(res_s), tuple(res_d)
-
-
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
-    s, d = _compose_sd(ls, ld, rs, rd, strict)
-    return _mk(s, d)
+    """_compose_sd as a layout; a static flat lhs and rhs take the pure-int fold."""
+    fs = ls if type(ls) is tuple else (ls,)
+    fd = ld if type(ld) is tuple else (ld,)
+    if len(fs) == len(fd) and _ints(fs) and _ints(fd):
+        r = _compose_ints(fs, fd, rs, rd, strict, None)
+        if r is not None:
+            return _mk_static(r[0], r[1])
+    return _mk(*_compose_sd(ls, ld, rs, rd, strict))
 
 
 def composition(lhs: Any, rhs: Any) -> Any:
@@ -273,31 +233,6 @@ def composition(lhs: Any, rhs: Any) -> Any:
 def _composition_cute(lhs: Any, rhs: Any) -> Any:
     """composition exactly as CuTe computes it (used by the divides and products)."""
     return _composition(lhs, rhs, False)
-
-
-_DIGIT_SCAN_LIMIT = 1 << 16
-
-
-def _max_digit(s: int, d: int, p: int, n: int) -> int:
-    """The largest digit ``(t*d // p) % n`` for ``0 <= t < s``."""
-    if d % (p * n) == 0:
-        return 0
-    top = (s - 1) * d
-    if top < p * n:                     # no wrap: the digit grows with t
-        return top // p
-    if d % p == 0:                      # multiples of q = d/p modulo n
-        q = d // p
-        g = math.gcd(q, n)
-        if s >= n // g:
-            return n - g
-        return max((t * q) % n for t in range(s))
-    if p % d == 0:                      # every value up to top // p is reached
-        return n - 1
-    period = p * n // math.gcd(d, p * n)
-    count = min(s, period)
-    if count > _DIGIT_SCAN_LIMIT:
-        return n - 1            # too many to scan: assume the worst digit (a refusal, never a wrong answer)
-    return max((t * d // p) % n for t in range(count))
 
 
 def _check_modes_add(flat: Layout, rhs: Layout) -> None:
@@ -355,13 +290,27 @@ def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> In
 
 
 def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
+    if type(lhs) is Layout and is_static_layout(lhs):
+        tr = type(rhs)
+        if tr is Layout:
+            if is_static_layout(rhs):
+                return _mk_static(*_compose_layouts_static(lhs._shape, lhs._stride, rhs, strict))
+        elif tr is int:
+            return _mk_static(*_compose_ints(*_coalesce_x_ints(lhs._shape, lhs._stride), rhs, 1, strict, None))  # type: ignore[misc]
+        elif tr is tuple:
+            return _mk(*_tiler_static(lhs._shape, lhs._stride, rhs, strict, composition if strict else _composition_cute))
+    return _composition_generic(lhs, rhs, strict)
+
+
+def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
+    """The general path (any mix of static and symbolic arguments, swizzles dispatched)."""
     if not isinstance(lhs, Layout):
         return _composed_dispatch("composition", lhs, rhs)
     if type(rhs) is not Layout:
         rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
-        result = _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict)
+        result = _mk(*_compose_sd(flat._shape, flat._stride, rhs._shape, rhs._stride, strict))
         if strict:
             _check_modes_add(flat, rhs)
         return result
@@ -372,6 +321,5 @@ def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
         return lhs
     if type(rhs) is int or is_expr(rhs):
         flat = _coalesce_x(lhs)
-        return _compose_impl(flat._shape, flat._stride, rhs, 1, strict)
+        return _mk(*_compose_sd(flat._shape, flat._stride, rhs, 1, strict))
     return _composed_dispatch("composition", lhs, rhs)
-
