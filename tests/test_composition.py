@@ -134,3 +134,23 @@ def test_sweep_multi_mode_rhs_is_pointwise_or_refused() -> None:
 def test_max_digit_closed_forms_equal_the_scan(s: int, d: int, p: int, n: int) -> None:
     from cute_sym.algebra.composition import _max_digit
     assert _max_digit(s, d, p, n) == max((t * d // p) % n for t in range(s))
+
+
+def test_symbolic_carry_through_a_continued_mode_is_guarded() -> None:
+    """A carry out of lhs mode 0 is harmless where mode 1 continues it (``a == 4``), but it then
+    adds into mode 1's digit: at ``b == 1`` it carries on into mode 2 (stride 16), where CuTe's
+    mode-by-mode answer is not ``A(B(i))``. The guards exclude exactly the values where it breaks."""
+    L = cs.parse("(a,b,_1):(_1,_4,_16)")
+    R = cs.parse("(_2,_3):(_3,_1)")
+    with cs.collect_guards() as g:
+        RG = cs.composition(L, R)
+    held = 0
+    for a in range(1, 9):
+        for b in range(1, 9):
+            v = {"a": a, "b": b}
+            if not g.holds(v):
+                continue
+            held += 1
+            S, got = cs.subs(L, v), cs.subs(RG, v)
+            assert [got(i) for i in range(6)] == [S(R(i)) for i in range(6)], v
+    assert held > 0 and not g.holds({"a": 4, "b": 1})

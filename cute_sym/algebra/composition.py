@@ -250,19 +250,25 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
         return                  # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
     static = all(type(s) is int and type(d) is int for s, d in modes)
     p: IntLike = 1
-    for j, n in enumerate(ls[:-1]):
+    run: IntLike = 1        # the extent of the modes before j that a carry joined to mode j
+    for j, nj in enumerate(ls[:-1]):
+        n = _mul(run, nj)
         if static and type(p) is int and type(n) is int:
             fits = sum(_max_digit(s, d, p, n) for s, d in modes) < n
         else:
             fits = decide.prove("<", _digit_bound_sum(modes, p, n), n) is True
-        # a carry out of mode j is harmless only where mode j+1 continues it (d_{j+1} == n * d_j)
-        if not fits and not decide.require(
-                "==", ld[j + 1], _mul(n, ld[j]),
+        if fits:
+            p, run = _mul(p, n), 1
+            continue
+        # a carry out of mode j is harmless only where mode j+1 continues it (d_{j+1} == s_j * d_j);
+        # then the carry is a digit of modes j..j+1 together, checked with mode j+1 (same base p)
+        if not decide.require(
+                "==", ld[j + 1], _mul(nj, ld[j]),
                 why="composition (the rhs modes add up past an lhs extent: the next lhs stride must continue it)"):
             raise DivisibilityError(
-                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(n)} "
+                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(nj)} "
                 f"(mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
-        p = _mul(p, n)
+        run = n
 
 
 def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> IntLike:

@@ -265,8 +265,9 @@ def _check_modes_add_ints(fs: list[int], fd: list[int], modes: list[tuple[int, i
           raises the general check's DivisibilityError.
     """
     p = 1
+    run = 1     # the extent of earlier modes a carry joined to mode j (as in _check_modes_add)
     for j in range(len(fs) - 1):
-        n = fs[j]
+        n = run * fs[j]
         pn = p * n
         total = 0
         for s, d in modes:
@@ -275,11 +276,14 @@ def _check_modes_add_ints(fs: list[int], fd: list[int], modes: list[tuple[int, i
             if d % pn:                  # _max_digit's first two cases, inline
                 top = (s - 1) * d
                 total += top // p if top < pn else _max_digit(s, d, p, n)
-        if total >= n and fd[j + 1] != n * fd[j]:
+        if total < n:
+            p, run = pn, 1
+            continue
+        if fd[j + 1] != fs[j] * fd[j]:
             raise DivisibilityError(
-                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(n)} "
-                f"(mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
-        p = pn
+                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent "
+                f"{fmt(fs[j])} (mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
+        run = n
 
 
 def _tiler_static(s: Any, d: Any, tiler: tuple[Any, ...], strict: bool,
