@@ -1,4 +1,4 @@
-"""The public algebra's static fast path: plain static arguments go straight to the algebra.
+"""The public algebra's fast path: plain arguments go straight to the algebra.
 
 A public call such as ``cs.zipped_divide(L, (128, 64))`` may receive tensors,
 basis layouts, swizzles and composed layouts, so its general path passes through
@@ -7,7 +7,9 @@ the tensor and swizzle layers, and through the generic argument conversion of
 :class:`~cute_sym.layout.Layout` whose leaves are all ``int``, an ``int``, a flat
 tuple of ``int``, ``_``, or a tuple of those), those layers would hand the call to
 the plain algebra unchanged; :func:`make_entry` builds an entry that checks this
-first (one cached flag per layout) and calls the algebra directly.
+first (one cached flag per layout) and calls the algebra directly. Layouts and
+tilers with symbolic leaves (but no scaled basis) take the same shortcut, checked
+leaf by leaf.
 
 @post an entry's answer is the general path's answer for every argument: the guard only
       admits arguments on which the layers above the algebra are the identity, and
@@ -22,8 +24,11 @@ first (one cached flag per layout) and calls the algebra directly.
 >>> f = make_entry("logical_divide", ("layout", "tiler"), (), logical_divide, general)
 >>> print(f(parse("_24:_2"), parse("_4")), calls)
 (_4,_6):(_2,_8) []
->>> print(f(parse("M:_2"), 4), calls)      # a symbol: the general path
-(_4,ceil_div(M,4)):(_2,_8) ['general']
+>>> print(f(parse("M:_2"), 4), calls)      # a symbol: still the algebra's
+(_4,ceil_div(M,4)):(_2,_8) []
+>>> from cute_sym.tensor import make_identity_layout
+>>> print(f(make_identity_layout((8, 6)), (2, 3)), calls)   # scaled-basis strides: the general path
+((_2,_4),(_3,_2)):((_1@0,_2@0),(_1@1,_3@1)) ['general']
 """
 from __future__ import annotations
 
@@ -33,9 +38,10 @@ from typing import Any, Callable
 from .core.errors import LayoutError
 from .core.int_tuple import Tup, _
 from .core.integers import StaticInt
+from .core.lazy import is_expr
 from .layout.layout import Layout, is_static_layout, MAX_NESTING
 
-__all__ = ["plain_static", "make_entry"]
+__all__ = ["plain_static", "plain_arg", "make_entry"]
 
 # What a wrong kind of argument raises deep inside; at the API it becomes a LayoutError.
 # (a MemoryError: an argument asked for more than there is, e.g. a string times a huge stride)
@@ -94,6 +100,41 @@ def plain_static(x: Any) -> bool:
 _MISSING: Any = object()   # a required argument not given: the general path reports it
 
 
+def _plain_leaves(t: Any, level: int = 0) -> bool:
+    """Every leaf an int or a sympy integer expression (no scaled basis, no ``_``)."""
+    if type(t) is tuple:
+        return level < MAX_NESTING and all(_plain_leaves(e, level + 1) for e in t)
+    return type(t) is int or is_expr(t)
+
+
+def plain_layout(x: Layout) -> bool:
+    """A layout the plain algebra takes as it is: static (the cached flag), or with symbolic
+    extents and strides but no scaled-basis stride.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> plain_layout(Layout((4, Dyn("M")))), plain_layout(Layout((4, 2)))
+    (True, True)
+    """
+    return is_static_layout(x) or (_plain_leaves(x._shape) and _plain_leaves(x._stride))
+
+
+def plain_arg(x: Any, level: int = 0) -> bool:
+    """As :func:`plain_static`, also admitting symbolic integers and plain symbolic layouts.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> plain_arg((Dyn("M"), 4)), plain_arg(Layout(Dyn("M"))), plain_arg("M")
+    (True, True, False)
+    """
+    tx = type(x)
+    if tx is int or x is None or x is _:
+        return True
+    if tx is Layout:
+        return plain_layout(x)
+    if tx is tuple:
+        return level < MAX_NESTING and all(plain_arg(e, level + 1) for e in x)
+    return is_expr(x)
+
+
 def _unwrap_static(x: Any) -> Any:
     """``Tup``/``StaticInt`` (parsed tilers) as plain ``tuple``/``int``; anything else as it is."""
     tx = type(x)
@@ -106,7 +147,7 @@ def _unwrap_static(x: Any) -> Any:
 
 _TEMPLATE = '''
 def {name}({params}, *_extra, **_kw):
-{unwrap}    if type({first}) is _Layout and _static({first}){more} and not _extra and not _kw:
+{unwrap}    if type({first}) is _Layout and _plain_layout({first}){more} and not _extra and not _kw:
         try:
             return _plain({args})
         except _LayoutError:
@@ -123,8 +164,8 @@ def {name}({params}, *_extra, **_kw):
 
 def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
                plain: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
-    """A public entry ``name(params...)``: ``plain`` (the algebra) when every argument is plain and
-    static (:func:`plain_static`, after unwrapping parsed ``Tup``/``StaticInt`` arguments), else
+    """A public entry ``name(params...)``: ``plain`` (the algebra) when every argument is plain
+    (:func:`plain_arg`, after unwrapping parsed ``Tup``/``StaticInt`` arguments), else
     ``general`` (the full path through tensors and swizzles, which also reports a wrong number of
     arguments as a LayoutError).
 
@@ -140,10 +181,10 @@ def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
     sig = ", ".join(f"{p}=_MISSING" if i < n_req else f"{p}=None" for i, p in enumerate(params))
     # the other arguments: parsed Tup/StaticInt are unwrapped first (cheap: a type test)
     unwrap = "".join(f"    if type({p}) in _WRAPPED:\n        {p} = _unwrap_static({p})\n" for p in rest)
-    more = "".join(f" and _plain_static({p})" for p in rest)
+    more = "".join(f" and _plain_arg({p})" for p in rest)
     src = _TEMPLATE.format(name=name, params=sig, first=first, more=more, args=", ".join(params), unwrap=unwrap)
     env: dict[str, Any] = {
-        "_Layout": Layout, "_static": is_static_layout, "_plain_static": plain_static, "_plain": plain,
+        "_Layout": Layout, "_plain_layout": plain_layout, "_plain_arg": plain_arg, "_plain": plain,
         "_general": general, "_LayoutError": LayoutError, "_is_misuse": is_misuse, "_misuse": misuse,
         "_WRAPPED": (Tup, StaticInt), "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
     }
