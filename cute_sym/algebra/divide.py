@@ -16,7 +16,8 @@ from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _flat, _composed_dispatch
 from .coalesce import _bw_sd, _transform_layout
 from .complement import _complement, _complement_ints
-from .composition import _compose_impl, _compose_static, _composition_cute
+from .composition import _compose_impl, _composition_cute
+from .composition_static import _compose_static
 
 
 def logical_divide(layout: Any, tiler: Any) -> Any:
