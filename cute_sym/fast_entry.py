@@ -131,7 +131,12 @@ def plain_arg(x: Any, level: int = 0) -> bool:
     if tx is Layout:
         return plain_layout(x)
     if tx is tuple:
-        return level < MAX_NESTING and all(plain_arg(e, level + 1) for e in x)
+        if level >= MAX_NESTING:
+            return False
+        for e in x:     # a loop, not all(...): flat int tilers are the common case
+            if type(e) is not int and not plain_arg(e, level + 1):
+                return False
+        return True
     return is_expr(x)
 
 
@@ -139,7 +144,10 @@ def _unwrap_static(x: Any) -> Any:
     """``Tup``/``StaticInt`` (parsed tilers) as plain ``tuple``/``int``; anything else as it is."""
     tx = type(x)
     if tx is Tup:
-        return tuple(_unwrap_static(e) if type(e) is not int else e for e in x)
+        for e in x:
+            if type(e) is not int:
+                return tuple(_unwrap_static(e) for e in x)
+        return tuple(x)
     if tx is StaticInt:
         return int(x)
     return x
@@ -147,7 +155,7 @@ def _unwrap_static(x: Any) -> Any:
 
 _TEMPLATE = '''
 def {name}({params}, *_extra, **_kw):
-{unwrap}    if type({first}) is _Layout and _plain_layout({first}){more} and not _extra and not _kw:
+{unwrap}    if type({first}) is _Layout and ({first}._st or _plain_layout({first})){more} and not _extra and not _kw:
         try:
             return _plain({args})
         except _LayoutError:
@@ -181,7 +189,8 @@ def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
     sig = ", ".join(f"{p}=_MISSING" if i < n_req else f"{p}=None" for i, p in enumerate(params))
     # the other arguments: parsed Tup/StaticInt are unwrapped first (cheap: a type test)
     unwrap = "".join(f"    if type({p}) in _WRAPPED:\n        {p} = _unwrap_static({p})\n" for p in rest)
-    more = "".join(f" and _plain_arg({p})" for p in rest)
+    # (a static layout's cached flag and a None are read inline: the common cases cost no call)
+    more = "".join(f" and ({p} is None or _plain_arg({p}))" for p in rest)
     src = _TEMPLATE.format(name=name, params=sig, first=first, more=more, args=", ".join(params), unwrap=unwrap)
     env: dict[str, Any] = {
         "_Layout": Layout, "_plain_layout": plain_layout, "_plain_arg": plain_arg, "_plain": plain,
