@@ -10,7 +10,7 @@ from ..core.int_tuple import (
     unwrap, cdiv, ceil_div, compact_major, fmt, leaves, product,
 )
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk, cosize
+from ..layout.layout import Layout, _mk, _mk_static, cosize, is_static_layout
 from ._util import _flat, _is0, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _coalesce_flat, coalesce_shape, filter
 
@@ -37,6 +37,11 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
     @post every extent of the result is positive: CuTe's steps give a negative stride of
           ``layout`` a negative extent, which no layout has; that raises instead.
     """
+    if type(layout) is Layout and (layout._st or layout._st is None and is_static_layout(layout)):
+        c = cotarget if cotarget is None or type(cotarget) is int else unwrap(cotarget)
+        fast = _complement_ints(layout, layout._shape, layout._stride, c, False) if c != 0 else None
+        if fast is not None:
+            return fast     # its extents are positive by construction
     return _positive_extents(layout, _complement_raw(layout, cotarget))
 
 
@@ -53,16 +58,14 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
         cotarget = unwrap(cotarget)
-    elif cotarget is None or cotarget >= 0:
-        ils = _int_leaves(layout._shape)
-        ild = _int_leaves(layout._stride) if ils is not None else None
-        if ils is not None and ild is not None:
-            quick = _complement_ints(layout, ils, ild, cotarget, False)
-            if quick is not None:
-                return quick
     fast = _complement_static(layout, cotarget)
     if fast is not None:
         return fast
+    return _complement_general(layout, cotarget)
+
+
+def _complement_general(layout: Layout, cotarget: Any) -> Layout:
+    """CuTe's steps with the generic helpers, for every kind of integer (the reference of the fast paths)."""
     filt = filter(layout)
     cotarget = None if cotarget is None else unwrap(cotarget)
     if cotarget is None:
@@ -135,13 +138,10 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if type(layout) is Layout:
         if cotarget is not None and type(cotarget) is not int:
             cotarget = unwrap(cotarget)
-        elif cotarget is None or cotarget >= 0:
-            s = _int_leaves(layout._shape)
-            d = _int_leaves(layout._stride) if s is not None else None
-            if d is not None:
-                fast = _complement_ints(layout, s, d, cotarget, True)  # type: ignore[arg-type]
-                if fast is not None:
-                    return fast
+        if layout._st or layout._st is None and is_static_layout(layout):
+            fast = _complement_ints(layout, layout._shape, layout._stride, cotarget, True)
+            if fast is not None:
+                return fast
         fast = _complement_static(layout, cotarget, check=True)
         if fast is not None:
             return _positive_extents(layout, fast)
@@ -165,34 +165,19 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
 
 
 def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Optional[Layout]:
-    """complement on plain ints (the same steps, without the generic helpers); None if not static.
+    """complement on plain ints where :func:`_complement_ints` declines (an extent below 1, a
+    negative stride, a cotarget below 1 or nested); None if not static.
 
     ``check``: raise where the strides do not tile and the answer does not cover the cotarget.
     """
-    s0, d0 = layout._shape, layout._stride
-    if type(s0) is int and type(d0) is int and d0 > 0 and s0 > 1 and (
-            cotarget is None or type(cotarget) is int and cotarget >= 0):
-        # one mode s0:d0: the gap below d0, then the rest above s0*d0
-        span = s0 * d0
-        cot = (s0 - 1) * d0 + 1 if cotarget is None else cotarget
-        rest = (cot + span - 1) // span
-        if rest == 1:
-            return _mk(1, 0) if d0 == 1 else _mk(d0, 1)
-        if d0 == 1:
-            return _mk(rest, span)
-        return _mk((d0, rest), (1, span))
-    s = leaves(s0)
-    d = leaves(d0)
+    s = leaves(layout._shape)
+    d = leaves(layout._stride)
     for x in s:
         if type(x) is not int:
             return None
     for x in d:
         if type(x) is not int:
             return None
-    if cotarget is None or type(cotarget) is int and cotarget >= 0:
-        fast = _complement_ints(layout, s, d, cotarget, check)
-        if fast is not None:
-            return fast
     tc = type(cotarget)
     if tc is tuple:
         for x in leaves(cotarget):
@@ -271,102 +256,184 @@ def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Op
     return result
 
 
-def _int_leaves(t: Any) -> Optional[list[int]]:
-    """The leaves of ``t`` when all are static (None otherwise): one pass for a flat tuple."""
-    if type(t) is int:
-        return [t]
-    if type(t) is not tuple:
-        return None
-    out: list[int] = []
-    for x in t:
-        if type(x) is int:
-            out.append(x)
-        elif type(x) is tuple:
-            for y in leaves(x):
-                if type(y) is not int:
-                    return None
-                out.append(y)
-        else:
-            return None
-    return out
+def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
+    """complement of a static layout on plain ints: CuTe's steps in one pass when the strides
+    come in increasing order (:func:`_complement_sorted` otherwise).
 
+    ``s``, ``d``: the layout's shape and stride (nested modes are flattened here);
+    ``cotarget``: None, an int >= 0 or a flat tuple of positive ints.
+    ``check``: raise where the strides do not tile and the answer does not cover the cotarget.
 
-def _complement_ints(layout: Layout, s: list[int], d: list[int], cotarget: Optional[int],
-                     check: bool) -> Optional[Layout]:
-    """The usual static case in one pass: positive strides, an integral cotarget.
+    @pre every leaf of ``layout`` is an ``int``.
+    @post the same layout as the general steps (filter, modes by increasing stride, the
+          rest up to the cotarget, coalesce), the same errors; None for what they handle
+          alone: an extent below 1, a negative stride, another cotarget.
 
-    The same steps as CuTe (filter and coalesce, modes by increasing stride,
-    the rest up to the cotarget, coalesce), on plain lists; None when a stride
-    is negative or an extent is 0 (the general path handles those).
+    >>> from cute_sym.notation import parse
+    >>> L = parse("((_2,_2),_3):((_1,_12),_2)")
+    >>> print(_complement_ints(L, L._shape, L._stride, 96, True))
+    (_2,_4):(_6,_24)
     """
-    # filter (stride-0 and size-1 modes go) and coalesce, front to back
-    fs: list[int] = []
-    fd: list[int] = []
-    for i in range(len(s)):
-        x = s[i]
-        y = d[i]
+    tc = type(cotarget)
+    if tc is int:
+        if cotarget < 0:
+            return None
+    elif cotarget is not None:
+        if tc is not tuple or not cotarget:
+            return None
+        for c in cotarget:
+            if type(c) is not int or c < 1:
+                return None
+    if type(s) is int:
+        if s > 1 and d > 0 and tc is not tuple:
+            # one mode s:d: the gap below d, then the rest above s*d (the cosize is below s*d)
+            span = s * d
+            rest = 1 if cotarget is None else (cotarget + span - 1) // span
+            if d == 1:
+                return _mk_static(rest, span) if rest != 1 else _mk_static(1, 0)
+            return _mk_static((d, rest), (1, span)) if rest != 1 else _mk_static(d, 1)
+        s, d = (s,), (d,)
+    rs: list[int] = []
+    rd: list[int] = []
+    last = 1        # the span of the modes taken so far
+    exact = True
+    ps = pd = 0     # the mode in hand (filtered and coalesced), taken when the next one comes
+    end = 0         # ps * pd: where the next mode merges onto it (no stride is 0 here)
+    for x, y in zip(s, d):
+        if type(x) is not int:
+            return _complement_ints(layout, _flatter(s), _flatter(d), cotarget, check)
+        # filter (stride-0 and size-1 modes go) and coalesce, front to back
         if x == 1 or y == 0:
+            continue
+        if y == end:
+            if x < 1:
+                return None
+            ps *= x
+            end *= x
             continue
         if x < 1 or y < 0:
             return None
-        if fs and fs[-1] * fd[-1] == y:
+        if y < pd:
+            return _complement_sorted(layout, s, d, cotarget, check)
+        if ps:
+            ns = pd // last
+            if ns != 1:
+                if ns == 0:     # the error of the first failing mode in stride order
+                    return _complement_sorted(layout, s, d, cotarget, check)
+                rs.append(ns)
+                rd.append(last)
+            if exact and pd % last:
+                exact = False
+            last = pd * ps
+        ps, pd, end = x, y, x * y
+    if not ps:
+        # CuTe's special case: nothing left but _1:_0, the complement is the cotarget itself
+        m = 1 if cotarget is None else cotarget if tc is int else product(cotarget)
+        if m == 0:
+            return None     # the general steps refuse the extent 0
+        return _mk_static(m, 1) if m != 1 else _mk_static(1, 0)
+    ns = pd // last
+    if ns != 1:
+        if ns == 0:
+            _check_injective(0, pd, last)
+        rs.append(ns)
+        rd.append(last)
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, pd * ps, exact and pd % last == 0)
+
+
+def _complement_sorted(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
+    """:func:`_complement_ints` in two passes: filter and coalesce, then the modes by stride.
+
+    @pre ``s``, ``d`` congruent tuples of ints; ``cotarget`` as :func:`_complement_ints` admits.
+    """
+    fs: list[int] = []
+    fd: list[int] = []
+    end = 0
+    for x, y in zip(s, d):
+        if type(x) is not int:
+            return _complement_sorted(layout, _flatter(s), _flatter(d), cotarget, check)
+        if x == 1 or y == 0:
+            continue
+        if y == end:
+            if x < 1:
+                return None
             fs[-1] *= x
-        else:
-            fs.append(x)
-            fd.append(y)
-    whole = 1
-    for i in range(len(fs)):
-        whole += (fs[i] - 1) * fd[i]
-    if cotarget is None:
-        cotarget = whole
-    if not fs:
-        return None
-    order = sorted(range(len(fd)), key=fd.__getitem__) if len(fd) > 1 else (0,)
-    rshape: list[int] = []
-    rstride: list[int] = [1]
+            end *= x
+            continue
+        if x < 1 or y < 0:
+            return None
+        fs.append(x)
+        fd.append(y)
+        end = x * y
+    # CuTe takes the smallest stride (the first of equals) again and again: a stable sort
+    rs: list[int] = []
+    rd: list[int] = []
     last = 1
     exact = True
-    for k in order:
-        ms = fd[k]
-        ns = ms // last
-        if ns == 0:
-            _check_injective(0, ms, last)
-        if ms % last:
+    for y, _, x in sorted(zip(fd, range(len(fd)), fs)):
+        ns = y // last
+        if ns != 1:
+            if ns == 0:
+                _check_injective(0, y, last)
+            rs.append(ns)
+            rd.append(last)
+        if exact and y % last:
             exact = False
-        rshape.append(ns)
-        last = ms * fs[k]
-        rstride.append(last)
-    rest = (cotarget + last - 1) // last
-    rshape.append(rest)
-    if rest == 1:
-        rstride[-1] = 0
-    # coalesce the result, front to back
-    cs: list[int] = []
-    cd: list[int] = []
-    for i in range(len(rshape)):
-        x = rshape[i]
-        if x == 1:
-            continue
-        y = rstride[i]
-        if cs and cs[-1] * cd[-1] == y:
-            cs[-1] *= x
-        else:
-            cs.append(x)
-            cd.append(y)
-    if not cs:
-        result = _mk(1, 0)
-    elif len(cs) == 1:
-        result = _mk(cs[0], cd[0])
+        last = y * x
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact)
+
+
+def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
+                     rs: list[int], rd: list[int], last: int, exact: bool) -> Layout:
+    """The kernels' last step: the rest mode up to the cotarget, the layout, the coverage check.
+
+    ``rs``, ``rd``: the gap modes (extent-1 ones dropped); ``last``: the span of all modes;
+    ``exact``: every stride was a multiple of the span below it. Each gap ``ns*last`` ends
+    below the next span, so the result's coalesce only drops extent-1 modes.
+    """
+    tc = type(cotarget)
+    if tc is int:
+        rest = (cotarget + last - 1) // last
+    elif tc is tuple:
+        exact = False
+        rest, span = 1, last
+        for c in cotarget:
+            rest *= (c + span - 1) // span
+            span = (span + c - 1) // c
     else:
-        result = _mk(tuple(cs), tuple(cd))
-    if check and not exact:
-        # the completion (layout, result) must reach the cotarget
-        for i in range(len(cs)):
-            whole += (cs[i] - 1) * cd[i]
-        if whole < cotarget:
-            raise DivisibilityError(f"complement: {layout} has no complement up to {cotarget}: CuTe's answer "
-                                    f"{result} breaks cosize((A,C)) = {whole} >= {cotarget}")
+        rest = 1    # the cosize of the filtered layout is below the last span
+    if rest != 1:
+        rs.append(rest)
+        rd.append(last)
+    if not rs:
+        result = _mk_static(1, 0)
+    elif len(rs) == 1:
+        result = _mk_static(rs[0], rd[0])
+    else:
+        result = _mk_static(tuple(rs), tuple(rd))
+    if check and not exact and cotarget is not None:
+        # the completion (layout, result) must reach the cotarget (dropped modes add 0)
+        m = cotarget if tc is int else product(cotarget)
+        whole = 1
+        for x, y in zip(s, d):
+            whole += (x - 1) * y
+        for x, y in zip(rs, rd):
+            whole += (x - 1) * y
+        if whole < m:
+            raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
+                                    f"{result} breaks cosize((A,C)) = {whole} >= {m}")
     return result
+
+
+def _flatter(t: tuple[Any, ...]) -> list[Any]:
+    """``t`` one level flatter (the kernel flattens again if that is not enough)."""
+    out: list[Any] = []
+    for x in t:
+        if type(x) is tuple:
+            out += x
+        else:
+            out.append(x)
+    return out
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:
