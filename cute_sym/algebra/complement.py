@@ -293,65 +293,96 @@ def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool)
                 return _mk_static(rest, span) if rest != 1 else _mk_static(1, 0)
             return _mk_static((d, rest), (1, span)) if rest != 1 else _mk_static(d, 1)
         s, d = (s,), (d,)
+    # Each leaf in stride order leaves the gap below its stride. CuTe coalesces the filtered
+    # layout first; that changes nothing here: a leaf contiguous with the one before has the
+    # gap 1, which the result's coalesce drops. The fast passes leave any failing leaf (the
+    # strides out of order, or an injectivity error, with the message of the coalesced
+    # modes) to the next pass.
     rs: list[int] = []
     rd: list[int] = []
-    last = 1        # the span of the modes taken so far
+    last = 1        # the span of the leaves taken so far
     exact = True
-    ps = pd = 0     # the mode in hand (filtered and coalesced), taken when the next one comes
-    end = 0         # ps * pd: where the next mode merges onto it (no stride is 0 here)
     for x, y in zip(s, d):
         if type(x) is not int:
-            return _complement_ints(layout, _flatter(s), _flatter(d), cotarget, check)
-        # filter (stride-0 and size-1 modes go) and coalesce, front to back
+            return _complement_unordered(layout, s, d, cotarget, check)
         if x == 1 or y == 0:
-            continue
-        if y == end:
-            if x < 1:
-                return None
-            ps *= x
-            end *= x
             continue
         if x < 1 or y < 0:
             return None
-        if y < pd:
-            return _complement_sorted(layout, s, d, cotarget, check)
-        if ps:
-            ns = pd // last
-            if ns != 1:
-                if ns == 0:     # the error of the first failing mode in stride order
-                    return _complement_sorted(layout, s, d, cotarget, check)
-                rs.append(ns)
-                rd.append(last)
-            if exact and pd % last:
-                exact = False
-            last = pd * ps
-        ps, pd, end = x, y, x * y
-    if not ps:
-        # CuTe's special case: nothing left but _1:_0, the complement is the cotarget itself
-        m = 1 if cotarget is None else cotarget if tc is int else product(cotarget)
-        if m == 0:
-            return None     # the general steps refuse the extent 0
-        return _mk_static(m, 1) if m != 1 else _mk_static(1, 0)
-    ns = pd // last
-    if ns != 1:
-        if ns == 0:
-            _check_injective(0, pd, last)
-        rs.append(ns)
-        rd.append(last)
-    return _complement_rest(layout, s, d, cotarget, check, rs, rd, pd * ps, exact and pd % last == 0)
+        ns = y // last
+        if ns != 1:
+            if ns == 0:     # below the span: out of order (or not injective)
+                return _complement_unordered(layout, s, d, cotarget, check)
+            rs.append(ns)
+            rd.append(last)
+        if exact and y % last:
+            exact = False
+        last = y * x
+    if last == 1:
+        return _complement_nothing(cotarget)
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact, True)
+
+
+def _complement_unordered(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
+    """:func:`_complement_ints` for strides out of order or nested modes: the leaves sorted.
+
+    @pre ``s``, ``d`` congruent tuples of ints; ``cotarget`` as :func:`_complement_ints` admits.
+    """
+    leaves_yx: list[tuple[int, int]] = []
+    for x, y in zip(s, d):
+        if type(x) is int:
+            if x != 1 and y != 0:
+                if x < 1 or y < 0:
+                    return None
+                leaves_yx.append((y, x))
+        else:
+            for x, y in zip(x, y):
+                if type(x) is not int:
+                    return _complement_sorted(layout, s, d, cotarget, check)    # deeper nesting
+                if x != 1 and y != 0:
+                    if x < 1 or y < 0:
+                        return None
+                    leaves_yx.append((y, x))
+    if not leaves_yx:
+        return _complement_nothing(cotarget)
+    # equal strides sort by extent, not as CuTe takes them; they fail below (then exactly)
+    leaves_yx.sort()
+    rs: list[int] = []
+    rd: list[int] = []
+    last = 1
+    exact = True
+    for y, x in leaves_yx:
+        ns = y // last
+        if ns != 1:
+            if ns == 0:
+                return _complement_sorted(layout, s, d, cotarget, check)
+            rs.append(ns)
+            rd.append(last)
+        if exact and y % last:
+            exact = False
+        last = y * x
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact)
+
+
+def _complement_nothing(cotarget: Any) -> Optional[Layout]:
+    """CuTe's special case: nothing left but ``_1:_0``, the complement is the cotarget itself
+    (None for the cotarget 0: the general steps refuse the extent 0)."""
+    m = 1 if cotarget is None else cotarget if type(cotarget) is int else product(cotarget)
+    if m == 0:
+        return None
+    return _mk_static(m, 1) if m != 1 else _mk_static(1, 0)
 
 
 def _complement_sorted(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
-    """:func:`_complement_ints` in two passes: filter and coalesce, then the modes by stride.
+    """:func:`_complement_ints` as CuTe's steps: filter and coalesce, then the modes by stride
+    (the first of equal strides first); its errors name the coalesced modes.
 
     @pre ``s``, ``d`` congruent tuples of ints; ``cotarget`` as :func:`_complement_ints` admits.
     """
     fs: list[int] = []
     fd: list[int] = []
     end = 0
-    for x, y in zip(s, d):
-        if type(x) is not int:
-            return _complement_sorted(layout, _flatter(s), _flatter(d), cotarget, check)
+    for x, y in zip(leaves(s), leaves(d)):
         if x == 1 or y == 0:
             continue
         if y == end:
@@ -384,11 +415,12 @@ def _complement_sorted(layout: Layout, s: Any, d: Any, cotarget: Any, check: boo
 
 
 def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
-                     rs: list[int], rd: list[int], last: int, exact: bool) -> Layout:
+                     rs: list[int], rd: list[int], last: int, exact: bool, flat: bool = False) -> Layout:
     """The kernels' last step: the rest mode up to the cotarget, the layout, the coverage check.
 
     ``rs``, ``rd``: the gap modes (extent-1 ones dropped); ``last``: the span of all modes;
-    ``exact``: every stride was a multiple of the span below it. Each gap ``ns*last`` ends
+    ``exact``: every stride was a multiple of the span below it; ``flat``: ``s``, ``d`` are
+    flat (no need to take their leaves). Each gap ``ns*last`` ends
     below the next span, so the result's coalesce only drops extent-1 modes.
     """
     tc = type(cotarget)
@@ -415,7 +447,7 @@ def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
         # the completion (layout, result) must reach the cotarget (dropped modes add 0)
         m = cotarget if tc is int else product(cotarget)
         whole = 1
-        for x, y in zip(s, d):
+        for x, y in zip(s, d) if flat else zip(leaves(s), leaves(d)):
             whole += (x - 1) * y
         for x, y in zip(rs, rd):
             whole += (x - 1) * y
@@ -423,17 +455,6 @@ def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
             raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
                                     f"{result} breaks cosize((A,C)) = {whole} >= {m}")
     return result
-
-
-def _flatter(t: tuple[Any, ...]) -> list[Any]:
-    """``t`` one level flatter (the kernel flattens again if that is not enough)."""
-    out: list[Any] = []
-    for x in t:
-        if type(x) is tuple:
-            out += x
-        else:
-            out.append(x)
-    return out
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:
