@@ -10,6 +10,7 @@ from ..core.int_tuple import (
     unwrap, cdiv, ceil_div, compact_major, fmt, leaves, product,
 )
 from ..core.integers import IntLike
+from ..core.lazy import is_expr
 from ..layout.layout import Layout, _mk, _mk_static, cosize, is_static_layout
 from ._util import _flat, _is0, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _coalesce_flat, coalesce_shape, filter
@@ -261,7 +262,7 @@ def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool)
     come in increasing order (:func:`_complement_sorted` otherwise).
 
     ``s``, ``d``: the layout's shape and stride (nested modes are flattened here);
-    ``cotarget``: None, an int >= 0 or a flat tuple of positive ints.
+    ``cotarget``: None, an int >= 0, a flat tuple of positive ints or one symbolic integer.
     ``check``: raise where the strides do not tile and the answer does not cover the cotarget.
 
     @pre every leaf of ``layout`` is an ``int``.
@@ -278,14 +279,16 @@ def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool)
     if tc is int:
         if cotarget < 0:
             return None
-    elif cotarget is not None:
-        if tc is not tuple or not cotarget:
+    elif tc is tuple:
+        if not cotarget:
             return None
         for c in cotarget:
             if type(c) is not int or c < 1:
                 return None
+    elif cotarget is not None and not is_expr(cotarget):
+        return None
     if type(s) is int:
-        if s > 1 and d > 0 and tc is not tuple:
+        if s > 1 and d > 0 and (tc is int or cotarget is None):
             # one mode s:d: the gap below d, then the rest above s*d (the cosize is below s*d)
             span = s * d
             rest = 1 if cotarget is None else (cotarget + span - 1) // span
@@ -319,7 +322,7 @@ def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool)
             exact = False
         last = y * x
     if last == 1:
-        return _complement_nothing(cotarget)
+        return _complement_nothing(layout, cotarget)
     return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact, True)
 
 
@@ -344,7 +347,7 @@ def _complement_unordered(layout: Layout, s: Any, d: Any, cotarget: Any, check: 
                         return None
                     leaves_yx.append((y, x))
     if not leaves_yx:
-        return _complement_nothing(cotarget)
+        return _complement_nothing(layout, cotarget)
     # equal strides sort by extent, not as CuTe takes them; they fail below (then exactly)
     leaves_yx.sort()
     rs: list[int] = []
@@ -364,9 +367,11 @@ def _complement_unordered(layout: Layout, s: Any, d: Any, cotarget: Any, check: 
     return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact)
 
 
-def _complement_nothing(cotarget: Any) -> Optional[Layout]:
+def _complement_nothing(layout: Layout, cotarget: Any) -> Optional[Layout]:
     """CuTe's special case: nothing left but ``_1:_0``, the complement is the cotarget itself
     (None for the cotarget 0: the general steps refuse the extent 0)."""
+    if is_expr(cotarget):
+        return _positive_extents(layout, _mk(cotarget, 1))
     m = 1 if cotarget is None else cotarget if type(cotarget) is int else product(cotarget)
     if m == 0:
         return None
@@ -432,8 +437,15 @@ def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
         for c in cotarget:
             rest *= (c + span - 1) // span
             span = (span + c - 1) // c
-    else:
+    elif cotarget is None:
         rest = 1    # the cosize of the filtered layout is below the last span
+    else:
+        # a symbolic cotarget: CuTe's rest mode ceil_div(cotarget, last):last, never merged
+        rest = _ceil_div_by(cotarget, last)
+        rs.append(rest)
+        rd.append(last)
+        result = _mk(tuple(rs), tuple(rd)) if len(rs) > 1 else _mk(rest, last)
+        return result if _positive_by_shape(rest) else _positive_extents(layout, result)
     if rest != 1:
         rs.append(rest)
         rd.append(last)
@@ -455,6 +467,37 @@ def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
             raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
                                     f"{result} breaks cosize((A,C)) = {whole} >= {m}")
     return result
+
+
+def _ceil_div_by(a: Any, n: int) -> Any:
+    """``ceil_div(a, n)`` for a symbolic ``a`` and an int ``n > 0``, the same formula: where
+    ``a = c * s1**k1 * ...`` is a multiple of ``n`` by its coefficient and the divisors its
+    symbols carry (a sufficient test, read off the structure), the exact quotient directly."""
+    c, m = a.as_coeff_Mul()
+    if c.is_Integer:
+        v = int(c)
+        for f in m.args if m.is_Mul else (m,):
+            k = 1
+            if f.is_Pow and f.exp.is_Integer and f.exp > 0:
+                f, k = f.base, int(f.exp)
+            if not (f.is_Symbol and f.is_integer is True):
+                break
+            v *= getattr(f, "divisor", 1) ** k     # symbol_facts' divisor: a DynSymbol's own, else 1
+        else:
+            if v % n == 0:
+                return a / n    # what cdiv gives a monomial it divides exactly
+    return ceil_div(a, n)
+
+
+def _positive_by_shape(x: Any) -> bool:
+    """A product of positive numbers, positive symbols and their integer powers: positive by
+    its shape alone (a sufficient test; the decision procedure is asked otherwise)."""
+    for f in x.args if x.is_Mul else (x,):
+        if f.is_Pow and f.exp.is_Integer:
+            f = f.base
+        if not (f.is_Symbol and f.is_positive is True or f.is_Rational and f.p > 0):
+            return False
+    return True
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:
