@@ -1,6 +1,7 @@
 """complement: the layout that fills the gaps of a layout up to a cotarget."""
 from __future__ import annotations
 
+from functools import cmp_to_key
 from typing import Any, Optional
 
 
@@ -30,6 +31,31 @@ def _min_index(strides: list[Any]) -> int:
         elif decide.require("<", a, b, assume=False, why="complement (stride order)"):
             best = j
     return best
+
+
+class _Unsettled(Exception):
+    """A comparison the decision procedure leaves open (ends :func:`_proved_order`)."""
+
+
+def _less(a: Any, b: Any) -> int:
+    r = decide.prove("<", a, b)
+    if r is None:
+        raise _Unsettled
+    return -1 if r else 0
+
+
+def _proved_order(strides: list[Any]) -> Optional[list[int]]:
+    """The indices of ``strides`` in the order CuTe takes them (the smallest, the first of equals,
+    again and again), when every comparison a stable sort makes is decided; None otherwise.
+
+    A sort asks O(r log r) questions (r - 1 for strides already in order) where taking the
+    minimum r times asks O(r**2). Each answer holds for every value of the symbols, so the
+    order does too. None: the caller takes the minima one by one, which names the open fact.
+    """
+    try:
+        return sorted(range(len(strides)), key=cmp_to_key(lambda i, j: _less(strides[i], strides[j])))
+    except _Unsettled:
+        return None
 
 
 def _complement(layout: Any, cotarget: Any = None) -> Layout:
@@ -79,12 +105,15 @@ def _complement_general(layout: Layout, cotarget: Any) -> Layout:
         return _mk(cs, compact_major(cs))
     shapes, strides = list(fs), list(fd)
     R = len(shapes)
+    order = _proved_order(strides) if R > 1 else None
+    if order is not None:
+        shapes, strides = [shapes[j] for j in order], [strides[j] for j in order]
     rshape: list[Any] = []
     rstride: list[Any] = [1]
     # a mode's extent-one check runs after the next tiling check, which may prove it
     pending: Optional[tuple[Any, Any, Any, Any]] = None
     for i in range(R - 1):
-        k = _min_index(strides)
+        k = 0 if order is not None else _min_index(strides)
         ms = strides[k]
         _check_tiles(ms, rstride[i])
         if pending is not None:
@@ -93,8 +122,11 @@ def _complement_general(layout: Layout, cotarget: Any) -> Layout:
         _check_injective(new_shape, ms, rstride[i])
         rshape.append(new_shape)
         rstride.append(_mul(ms, shapes[k]))
-        nxt = strides[_min_index([x for j, x in enumerate(strides) if j != k])] if R - 1 - i > 1 else \
-            [x for j, x in enumerate(strides) if j != k][0]
+        if order is not None:
+            nxt = strides[1]
+        else:
+            nxt = strides[_min_index([x for j, x in enumerate(strides) if j != k])] if R - 1 - i > 1 else \
+                [x for j, x in enumerate(strides) if j != k][0]
         pending = (shapes[k], ms, rstride[i], nxt)
         del strides[k]
         del shapes[k]
