@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 from functools import cmp_to_key
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 
 from ..core import decide
@@ -15,8 +20,6 @@ from ..core.lazy import is_expr
 from ..layout.layout import Layout, _mk, _mk_static, cosize, is_static_layout
 from ._util import _flat, _is0, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _coalesce_flat, coalesce_shape, filter
-
-
 
 
 # ---------------------------------------------------------------- complement
@@ -38,6 +41,9 @@ class _Unsettled(Exception):
 
 
 def _less(a: Any, b: Any) -> int:
+    """A comparison for a stable sort: -1 when ``a < b`` is proved, 0 when refuted."""
+    if type(a) is int and type(b) is int:
+        return -1 if a < b else 0
     r = decide.prove("<", a, b)
     if r is None:
         raise _Unsettled
@@ -52,8 +58,15 @@ def _proved_order(strides: list[Any]) -> Optional[list[int]]:
     minimum r times asks O(r**2). Each answer holds for every value of the symbols, so the
     order does too. None: the caller takes the minima one by one, which names the open fact.
     """
+    for x in strides:
+        if type(x) is not int:
+            break
+    else:
+        return sorted(range(len(strides)), key=lambda i: strides[i])
+    def cmp(i: int, j: int) -> int:
+        return _less(strides[i], strides[j])
     try:
-        return sorted(range(len(strides)), key=cmp_to_key(lambda i, j: _less(strides[i], strides[j])))
+        return sorted(range(len(strides)), key=cmp_to_key(cmp))
     except _Unsettled:
         return None
 
@@ -74,7 +87,8 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
 
 def _positive_extents(layout: Any, result: Layout) -> Layout:
     for x in leaves(result._shape):
-        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+        if (x <= 0) if type(x) is int else \
+                not (is_expr(x) and _positive_by_shape(x)) and decide.prove("<=", x, 0) is True:
             raise LayoutError(f"complement: {layout} has a negative stride: CuTe's answer {result} has the "
                               f"non-positive extent {x} (complement needs non-negative strides)")
     return result
@@ -477,7 +491,7 @@ def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
         rs.append(rest)
         rd.append(last)
         result = _mk(tuple(rs), tuple(rd)) if len(rs) > 1 else _mk(rest, last)
-        return result if _positive_by_shape(rest) else _positive_extents(layout, result)
+        return _positive_extents(layout, result)
     if rest != 1:
         rs.append(rest)
         rd.append(last)
@@ -522,8 +536,10 @@ def _ceil_div_by(a: Any, n: int) -> Any:
 
 
 def _positive_by_shape(x: Any) -> bool:
-    """A product of positive numbers, positive symbols and their integer powers: positive by
-    its shape alone (a sufficient test; the decision procedure is asked otherwise)."""
+    """A product of positive numbers, positive symbols and their integer powers, or the ceiling
+    of one: positive by its shape alone (a sufficient test; the decision procedure is asked otherwise)."""
+    if type(x) is sympy.ceiling:
+        x = x.args[0]       # ceiling(y) >= 1 for y > 0
     for f in x.args if x.is_Mul else (x,):
         if f.is_Pow and f.exp.is_Integer:
             f = f.base
@@ -569,5 +585,3 @@ def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None
     if decide.require("!=", new_shape, 0, why="complement (injectivity)") is False:  # pragma: no cover
         raise InjectivityError("Non-injective Layout detected in complement")
 
-
-# ---------------------------------------------------------------- inverses
