@@ -305,7 +305,7 @@ def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Op
 
 def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
     """complement of a static layout on plain ints: CuTe's steps in one pass when the strides
-    come in increasing order (:func:`_complement_sorted` otherwise).
+    come in increasing order (:func:`_complement_unordered` otherwise).
 
     ``s``, ``d``: the layout's shape and stride (nested modes are flattened here);
     ``cotarget``: None, an int >= 0, a flat tuple of positive ints or one symbolic integer.
