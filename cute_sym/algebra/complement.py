@@ -1,7 +1,13 @@
 """complement: the layout that fills the gaps of a layout up to a cotarget."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 
 from ..core import decide
@@ -10,11 +16,10 @@ from ..core.int_tuple import (
     unwrap, cdiv, ceil_div, compact_major, fmt, leaves, product,
 )
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk, cosize
+from ..core.lazy import is_expr
+from ..layout.layout import Layout, _mk, _mk_static, cosize, is_static_layout
 from ._util import _flat, _is0, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _coalesce_flat, coalesce_shape, filter
-
-
 
 
 # ---------------------------------------------------------------- complement
@@ -31,18 +36,59 @@ def _min_index(strides: list[Any]) -> int:
     return best
 
 
+class _Unsettled(Exception):
+    """A comparison the decision procedure leaves open (ends :func:`_proved_order`)."""
+
+
+def _less(a: Any, b: Any) -> int:
+    """A comparison for a stable sort: -1 when ``a < b`` is proved, 0 when refuted."""
+    if type(a) is int and type(b) is int:
+        return -1 if a < b else 0
+    r = decide.prove("<", a, b)
+    if r is None:
+        raise _Unsettled
+    return -1 if r else 0
+
+
+def _proved_order(strides: list[Any]) -> Optional[list[int]]:
+    """The indices of ``strides`` in the order CuTe takes them (the smallest, the first of equals,
+    again and again), when every comparison a stable sort makes is decided; None otherwise.
+
+    A sort asks O(r log r) questions (r - 1 for strides already in order) where taking the
+    minimum r times asks O(r**2). Each answer holds for every value of the symbols, so the
+    order does too. None: the caller takes the minima one by one, which names the open fact.
+    """
+    for x in strides:
+        if type(x) is not int:
+            break
+    else:
+        return sorted(range(len(strides)), key=lambda i: strides[i])
+    def cmp(i: int, j: int) -> int:
+        return _less(strides[i], strides[j])
+    try:
+        return sorted(range(len(strides)), key=cmp_to_key(cmp))
+    except _Unsettled:
+        return None
+
+
 def _complement(layout: Any, cotarget: Any = None) -> Layout:
     """complement as CuTe computes it (the divides and products use this one); see :func:`complement`.
 
     @post every extent of the result is positive: CuTe's steps give a negative stride of
           ``layout`` a negative extent, which no layout has; that raises instead.
     """
+    if type(layout) is Layout and (layout._st or layout._st is None and is_static_layout(layout)):
+        c = cotarget if cotarget is None or type(cotarget) is int else unwrap(cotarget)
+        fast = _complement_ints(layout, layout._shape, layout._stride, c, False) if c != 0 else None
+        if fast is not None:
+            return fast     # its extents are positive by construction
     return _positive_extents(layout, _complement_raw(layout, cotarget))
 
 
 def _positive_extents(layout: Any, result: Layout) -> Layout:
     for x in leaves(result._shape):
-        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+        if (x <= 0) if type(x) is int else \
+                not (is_expr(x) and _positive_by_shape(x)) and decide.prove("<=", x, 0) is True:
             raise LayoutError(f"complement: {layout} has a negative stride: CuTe's answer {result} has the "
                               f"non-positive extent {x} (complement needs non-negative strides)")
     return result
@@ -53,16 +99,14 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
         cotarget = unwrap(cotarget)
-    elif cotarget is None or cotarget >= 0:
-        ils = _int_leaves(layout._shape)
-        ild = _int_leaves(layout._stride) if ils is not None else None
-        if ils is not None and ild is not None:
-            quick = _complement_ints(layout, ils, ild, cotarget, False)
-            if quick is not None:
-                return quick
     fast = _complement_static(layout, cotarget)
     if fast is not None:
         return fast
+    return _complement_general(layout, cotarget)
+
+
+def _complement_general(layout: Layout, cotarget: Any) -> Layout:
+    """CuTe's steps with the generic helpers, for every kind of integer (the reference of the fast paths)."""
     filt = filter(layout)
     cotarget = None if cotarget is None else unwrap(cotarget)
     if cotarget is None:
@@ -75,12 +119,15 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
         return _mk(cs, compact_major(cs))
     shapes, strides = list(fs), list(fd)
     R = len(shapes)
+    order = _proved_order(strides) if R > 1 else None
+    if order is not None:
+        shapes, strides = [shapes[j] for j in order], [strides[j] for j in order]
     rshape: list[Any] = []
     rstride: list[Any] = [1]
     # a mode's extent-one check runs after the next tiling check, which may prove it
     pending: Optional[tuple[Any, Any, Any, Any]] = None
     for i in range(R - 1):
-        k = _min_index(strides)
+        k = 0 if order is not None else _min_index(strides)
         ms = strides[k]
         _check_tiles(ms, rstride[i])
         if pending is not None:
@@ -89,8 +136,11 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
         _check_injective(new_shape, ms, rstride[i])
         rshape.append(new_shape)
         rstride.append(_mul(ms, shapes[k]))
-        nxt = strides[_min_index([x for j, x in enumerate(strides) if j != k])] if R - 1 - i > 1 else \
-            [x for j, x in enumerate(strides) if j != k][0]
+        if order is not None:
+            nxt = strides[1]
+        else:
+            nxt = strides[_min_index([x for j, x in enumerate(strides) if j != k])] if R - 1 - i > 1 else \
+                [x for j, x in enumerate(strides) if j != k][0]
         pending = (shapes[k], ms, rstride[i], nxt)
         del strides[k]
         del shapes[k]
@@ -135,13 +185,10 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if type(layout) is Layout:
         if cotarget is not None and type(cotarget) is not int:
             cotarget = unwrap(cotarget)
-        elif cotarget is None or cotarget >= 0:
-            s = _int_leaves(layout._shape)
-            d = _int_leaves(layout._stride) if s is not None else None
-            if d is not None:
-                fast = _complement_ints(layout, s, d, cotarget, True)  # type: ignore[arg-type]
-                if fast is not None:
-                    return fast
+        if layout._st or layout._st is None and is_static_layout(layout):
+            fast = _complement_ints(layout, layout._shape, layout._stride, cotarget, True)
+            if fast is not None:
+                return fast
         fast = _complement_static(layout, cotarget, check=True)
         if fast is not None:
             return _positive_extents(layout, fast)
@@ -165,34 +212,19 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
 
 
 def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Optional[Layout]:
-    """complement on plain ints (the same steps, without the generic helpers); None if not static.
+    """complement on plain ints where :func:`_complement_ints` declines (an extent below 1, a
+    negative stride, a cotarget below 1 or nested); None if not static.
 
     ``check``: raise where the strides do not tile and the answer does not cover the cotarget.
     """
-    s0, d0 = layout._shape, layout._stride
-    if type(s0) is int and type(d0) is int and d0 > 0 and s0 > 1 and (
-            cotarget is None or type(cotarget) is int and cotarget >= 0):
-        # one mode s0:d0: the gap below d0, then the rest above s0*d0
-        span = s0 * d0
-        cot = (s0 - 1) * d0 + 1 if cotarget is None else cotarget
-        rest = (cot + span - 1) // span
-        if rest == 1:
-            return _mk(1, 0) if d0 == 1 else _mk(d0, 1)
-        if d0 == 1:
-            return _mk(rest, span)
-        return _mk((d0, rest), (1, span))
-    s = leaves(s0)
-    d = leaves(d0)
+    s = leaves(layout._shape)
+    d = leaves(layout._stride)
     for x in s:
         if type(x) is not int:
             return None
     for x in d:
         if type(x) is not int:
             return None
-    if cotarget is None or type(cotarget) is int and cotarget >= 0:
-        fast = _complement_ints(layout, s, d, cotarget, check)
-        if fast is not None:
-            return fast
     tc = type(cotarget)
     if tc is tuple:
         for x in leaves(cotarget):
@@ -271,102 +303,249 @@ def _complement_static(layout: Layout, cotarget: Any, check: bool = False) -> Op
     return result
 
 
-def _int_leaves(t: Any) -> Optional[list[int]]:
-    """The leaves of ``t`` when all are static (None otherwise): one pass for a flat tuple."""
-    if type(t) is int:
-        return [t]
-    if type(t) is not tuple:
-        return None
-    out: list[int] = []
-    for x in t:
-        if type(x) is int:
-            out.append(x)
-        elif type(x) is tuple:
-            for y in leaves(x):
-                if type(y) is not int:
-                    return None
-                out.append(y)
-        else:
-            return None
-    return out
+def _complement_ints(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
+    """complement of a static layout on plain ints: CuTe's steps in one pass when the strides
+    come in increasing order (:func:`_complement_unordered` otherwise).
 
+    ``s``, ``d``: the layout's shape and stride (nested modes are flattened here);
+    ``cotarget``: None, an int >= 0, a flat tuple of positive ints or one symbolic integer.
+    ``check``: raise where the strides do not tile and the answer does not cover the cotarget.
 
-def _complement_ints(layout: Layout, s: list[int], d: list[int], cotarget: Optional[int],
-                     check: bool) -> Optional[Layout]:
-    """The usual static case in one pass: positive strides, an integral cotarget.
+    @pre every leaf of ``layout`` is an ``int``.
+    @post the same layout as the general steps (filter, modes by increasing stride, the
+          rest up to the cotarget, coalesce), the same errors; None for what they handle
+          alone: an extent below 1, a negative stride, another cotarget.
 
-    The same steps as CuTe (filter and coalesce, modes by increasing stride,
-    the rest up to the cotarget, coalesce), on plain lists; None when a stride
-    is negative or an extent is 0 (the general path handles those).
+    >>> from cute_sym.notation import parse
+    >>> L = parse("((_2,_2),_3):((_1,_12),_2)")
+    >>> print(_complement_ints(L, L._shape, L._stride, 96, True))
+    (_2,_4):(_6,_24)
     """
-    # filter (stride-0 and size-1 modes go) and coalesce, front to back
-    fs: list[int] = []
-    fd: list[int] = []
-    for i in range(len(s)):
-        x = s[i]
-        y = d[i]
+    tc = type(cotarget)
+    if tc is int:
+        if cotarget < 0:
+            return None
+    elif tc is tuple:
+        if not cotarget:
+            return None
+        for c in cotarget:
+            if type(c) is not int or c < 1:
+                return None
+    elif cotarget is not None and not is_expr(cotarget):
+        return None
+    if type(s) is int:
+        if s > 1 and d > 0 and (tc is int or cotarget is None):
+            # one mode s:d: the gap below d, then the rest above s*d (the cosize is below s*d)
+            span = s * d
+            rest = 1 if cotarget is None else (cotarget + span - 1) // span
+            if d == 1:
+                return _mk_static(rest, span) if rest != 1 else _mk_static(1, 0)
+            return _mk_static((d, rest), (1, span)) if rest != 1 else _mk_static(d, 1)
+        s, d = (s,), (d,)
+    # Each leaf in stride order leaves the gap below its stride. CuTe coalesces the filtered
+    # layout first; that changes nothing here: a leaf contiguous with the one before has the
+    # gap 1, which the result's coalesce drops. The fast passes leave any failing leaf (the
+    # strides out of order, or an injectivity error, with the message of the coalesced
+    # modes) to the next pass.
+    rs: list[int] = []
+    rd: list[int] = []
+    last = 1        # the span of the leaves taken so far
+    exact = True
+    for x, y in zip(s, d):
+        if type(x) is not int:
+            return _complement_unordered(layout, s, d, cotarget, check)
         if x == 1 or y == 0:
             continue
         if x < 1 or y < 0:
             return None
-        if fs and fs[-1] * fd[-1] == y:
-            fs[-1] *= x
+        ns = y // last
+        if ns != 1:
+            if ns == 0:     # below the span: out of order (or not injective)
+                return _complement_unordered(layout, s, d, cotarget, check)
+            rs.append(ns)
+            rd.append(last)
+        if exact and y % last:
+            exact = False
+        last = y * x
+    if last == 1:
+        return _complement_nothing(layout, cotarget)
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact, True)
+
+
+def _complement_unordered(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
+    """:func:`_complement_ints` for strides out of order or nested modes: the leaves sorted.
+
+    @pre ``s``, ``d`` congruent tuples of ints; ``cotarget`` as :func:`_complement_ints` admits.
+    """
+    leaves_yx: list[tuple[int, int]] = []
+    for x, y in zip(s, d):
+        if type(x) is int:
+            if x != 1 and y != 0:
+                if x < 1 or y < 0:
+                    return None
+                leaves_yx.append((y, x))
         else:
-            fs.append(x)
-            fd.append(y)
-    whole = 1
-    for i in range(len(fs)):
-        whole += (fs[i] - 1) * fd[i]
-    if cotarget is None:
-        cotarget = whole
-    if not fs:
-        return None
-    order = sorted(range(len(fd)), key=fd.__getitem__) if len(fd) > 1 else (0,)
-    rshape: list[int] = []
-    rstride: list[int] = [1]
+            for x, y in zip(x, y):
+                if type(x) is not int:
+                    return _complement_sorted(layout, s, d, cotarget, check)    # deeper nesting
+                if x != 1 and y != 0:
+                    if x < 1 or y < 0:
+                        return None
+                    leaves_yx.append((y, x))
+    if not leaves_yx:
+        return _complement_nothing(layout, cotarget)
+    # equal strides sort by extent, not as CuTe takes them; they fail below (then exactly)
+    leaves_yx.sort()
+    rs: list[int] = []
+    rd: list[int] = []
     last = 1
     exact = True
-    for k in order:
-        ms = fd[k]
-        ns = ms // last
-        if ns == 0:
-            _check_injective(0, ms, last)
-        if ms % last:
+    for y, x in leaves_yx:
+        ns = y // last
+        if ns != 1:
+            if ns == 0:
+                return _complement_sorted(layout, s, d, cotarget, check)
+            rs.append(ns)
+            rd.append(last)
+        if exact and y % last:
             exact = False
-        rshape.append(ns)
-        last = ms * fs[k]
-        rstride.append(last)
-    rest = (cotarget + last - 1) // last
-    rshape.append(rest)
-    if rest == 1:
-        rstride[-1] = 0
-    # coalesce the result, front to back
-    cs: list[int] = []
-    cd: list[int] = []
-    for i in range(len(rshape)):
-        x = rshape[i]
-        if x == 1:
+        last = y * x
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact)
+
+
+def _complement_nothing(layout: Layout, cotarget: Any) -> Optional[Layout]:
+    """CuTe's special case: nothing left but ``_1:_0``, the complement is the cotarget itself
+    (None for the cotarget 0: the general steps refuse the extent 0)."""
+    if is_expr(cotarget):
+        return _positive_extents(layout, _mk(cotarget, 1))
+    m = 1 if cotarget is None else cotarget if type(cotarget) is int else product(cotarget)
+    if m == 0:
+        return None
+    return _mk_static(m, 1) if m != 1 else _mk_static(1, 0)
+
+
+def _complement_sorted(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool) -> Optional[Layout]:
+    """:func:`_complement_ints` as CuTe's steps: filter and coalesce, then the modes by stride
+    (the first of equal strides first); its errors name the coalesced modes.
+
+    @pre ``s``, ``d`` congruent tuples of ints; ``cotarget`` as :func:`_complement_ints` admits.
+    """
+    fs: list[int] = []
+    fd: list[int] = []
+    end = 0
+    for x, y in zip(leaves(s), leaves(d)):
+        if x == 1 or y == 0:
             continue
-        y = rstride[i]
-        if cs and cs[-1] * cd[-1] == y:
-            cs[-1] *= x
-        else:
-            cs.append(x)
-            cd.append(y)
-    if not cs:
-        result = _mk(1, 0)
-    elif len(cs) == 1:
-        result = _mk(cs[0], cd[0])
+        if y == end:
+            if x < 1:
+                return None
+            fs[-1] *= x
+            end *= x
+            continue
+        if x < 1 or y < 0:
+            return None
+        fs.append(x)
+        fd.append(y)
+        end = x * y
+    # CuTe takes the smallest stride (the first of equals) again and again: a stable sort
+    rs: list[int] = []
+    rd: list[int] = []
+    last = 1
+    exact = True
+    for y, _, x in sorted(zip(fd, range(len(fd)), fs)):
+        ns = y // last
+        if ns != 1:
+            if ns == 0:
+                _check_injective(0, y, last)
+            rs.append(ns)
+            rd.append(last)
+        if exact and y % last:
+            exact = False
+        last = y * x
+    return _complement_rest(layout, s, d, cotarget, check, rs, rd, last, exact)
+
+
+def _complement_rest(layout: Layout, s: Any, d: Any, cotarget: Any, check: bool,
+                     rs: list[int], rd: list[int], last: int, exact: bool, flat: bool = False) -> Layout:
+    """The kernels' last step: the rest mode up to the cotarget, the layout, the coverage check.
+
+    ``rs``, ``rd``: the gap modes (extent-1 ones dropped); ``last``: the span of all modes;
+    ``exact``: every stride was a multiple of the span below it; ``flat``: ``s``, ``d`` are
+    flat (no need to take their leaves). Each gap ``ns*last`` ends
+    below the next span, so the result's coalesce only drops extent-1 modes.
+    """
+    tc = type(cotarget)
+    if tc is int:
+        rest = (cotarget + last - 1) // last
+    elif tc is tuple:
+        exact = False
+        rest, span = 1, last
+        for c in cotarget:
+            rest *= (c + span - 1) // span
+            span = (span + c - 1) // c
+    elif cotarget is None:
+        rest = 1    # the cosize of the filtered layout is below the last span
     else:
-        result = _mk(tuple(cs), tuple(cd))
-    if check and not exact:
-        # the completion (layout, result) must reach the cotarget
-        for i in range(len(cs)):
-            whole += (cs[i] - 1) * cd[i]
-        if whole < cotarget:
-            raise DivisibilityError(f"complement: {layout} has no complement up to {cotarget}: CuTe's answer "
-                                    f"{result} breaks cosize((A,C)) = {whole} >= {cotarget}")
+        # a symbolic cotarget: CuTe's rest mode ceil_div(cotarget, last):last, never merged
+        rest = _ceil_div_by(cotarget, last)
+        rs.append(rest)
+        rd.append(last)
+        result = _mk(tuple(rs), tuple(rd)) if len(rs) > 1 else _mk(rest, last)
+        return _positive_extents(layout, result)
+    if rest != 1:
+        rs.append(rest)
+        rd.append(last)
+    if not rs:
+        result = _mk_static(1, 0)
+    elif len(rs) == 1:
+        result = _mk_static(rs[0], rd[0])
+    else:
+        result = _mk_static(tuple(rs), tuple(rd))
+    if check and not exact and cotarget is not None:
+        # the completion (layout, result) must reach the cotarget (dropped modes add 0)
+        m = cotarget if tc is int else product(cotarget)
+        whole = 1
+        for x, y in zip(s, d) if flat else zip(leaves(s), leaves(d)):
+            whole += (x - 1) * y
+        for x, y in zip(rs, rd):
+            whole += (x - 1) * y
+        if whole < m:
+            raise DivisibilityError(f"complement: {layout} has no complement up to {m}: CuTe's answer "
+                                    f"{result} breaks cosize((A,C)) = {whole} >= {m}")
     return result
+
+
+def _ceil_div_by(a: Any, n: int) -> Any:
+    """``ceil_div(a, n)`` for a symbolic ``a`` and an int ``n > 0``, the same formula: where
+    ``a = c * s1**k1 * ...`` is a multiple of ``n`` by its coefficient and the divisors its
+    symbols carry (a sufficient test, read off the structure), the exact quotient directly."""
+    c, m = a.as_coeff_Mul()
+    if c.is_Integer:
+        v = int(c)
+        for f in m.args if m.is_Mul else (m,):
+            k = 1
+            if f.is_Pow and f.exp.is_Integer and f.exp > 0:
+                f, k = f.base, int(f.exp)
+            if not (f.is_Symbol and f.is_integer is True):
+                break
+            v *= getattr(f, "divisor", 1) ** k     # symbol_facts' divisor: a DynSymbol's own, else 1
+        else:
+            if v % n == 0:
+                return a / n    # what cdiv gives a monomial it divides exactly
+    return ceil_div(a, n)
+
+
+def _positive_by_shape(x: Any) -> bool:
+    """A product of positive numbers, positive symbols and their integer powers, or the ceiling
+    of one: positive by its shape alone (a sufficient test; the decision procedure is asked otherwise)."""
+    if type(x) is sympy.ceiling:
+        x = x.args[0]       # ceiling(y) >= 1 for y > 0
+    for f in x.args if x.is_Mul else (x,):
+        if f.is_Pow and f.exp.is_Integer:
+            f = f.base
+        if not (f.is_Symbol and f.is_positive is True or f.is_Rational and f.p > 0):
+            return False
+    return True
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:
@@ -406,5 +585,3 @@ def _check_injective(new_shape: IntLike, stride: IntLike, prev: IntLike) -> None
     if decide.require("!=", new_shape, 0, why="complement (injectivity)") is False:  # pragma: no cover
         raise InjectivityError("Non-injective Layout detected in complement")
 
-
-# ---------------------------------------------------------------- inverses
