@@ -263,9 +263,13 @@ def _complement(layout: _Any, cotarget: _Any = None) -> _Any:
 
 
 def _complement_plain(layout: _Any, cotarget: _Any = None) -> _Any:
-    for c in _it.iter_leaves(cotarget) if cotarget is not None else ():
-        if type(c) is int and c < 1:
+    if type(cotarget) is int:       # the usual cotarget, without the walk over leaves
+        if cotarget < 1:
             raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
+    elif cotarget is not None:
+        for c in _it.iter_leaves(cotarget):
+            if type(c) is int and c < 1:
+                raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
     return _plain_alg.complement(layout, cotarget)
 
 

@@ -120,7 +120,7 @@ def _static_tiler(t: Any) -> Any:
 def _complement_sd(layout: Layout, fl_s: list[Any], fl_d: list[Any], cotarget: Any) -> tuple[Any, Any]:
     """``_complement(layout, cotarget)`` of a static ``layout`` whose leaves are ``fl_s:fl_d``."""
     if type(cotarget) is int and cotarget >= 1:
-        c = _complement_ints(layout, fl_s, fl_d, cotarget, False)
+        c = _complement_ints(layout, tuple(fl_s), tuple(fl_d), cotarget, False)
         if c is not None:   # positive extents: positive strides, a positive cotarget
             return c._shape, c._stride
     c = _complement(layout, cotarget)

@@ -141,7 +141,7 @@ def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> t
             y = tl_d[i]
             cos += (tl_s[i] - 1) * (y if y >= 0 else -y)
     cot = size * cos
-    c = _complement_ints(block, bl_s, bl_d, cot, False) if cot >= 1 else None
+    c = _complement_ints(block, tuple(bl_s), tuple(bl_d), cot, False) if cot >= 1 else None
     ls: Any
     ld: Any
     if c is not None:   # positive extents: positive strides, a positive cotarget
