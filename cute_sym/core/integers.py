@@ -19,6 +19,8 @@
 """
 from __future__ import annotations
 
+import sys
+
 import re
 from typing import TYPE_CHECKING, Any, Final, Optional, Protocol, Union
 
@@ -185,8 +187,10 @@ def symbol_facts(sym: sympy.Symbol) -> tuple[int, Optional[int], Optional[int]]:
     >>> symbol_facts(Dyn("c", sign="nonnegative", max=7))
     (1, 0, 7)
     """
-    from .symbolic import DynSymbol
-    if isinstance(sym, DynSymbol):
+    # a DynSymbol exists only once core.symbolic is loaded: read the class from sys.modules
+    # (an import statement here costs more than the rest of the function)
+    symbolic = sys.modules.get("cute_sym.core.symbolic")
+    if symbolic is not None and isinstance(sym, symbolic.DynSymbol):
         return sym.divisor, sym.lo, sym.hi
     if sym.is_positive:
         return 1, 1, None

@@ -94,10 +94,23 @@ def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
         return True
     if m is sympy.S.One:
         return False
-    for base, ex in (((m, sympy.S.One),) if m.is_Symbol else m.as_powers_dict().items()):
-        if not (base.is_Symbol and base.is_integer is True and ex.is_Integer and ex.p > 0):
+    # the factors of m read off its args (as_powers_dict builds a dict through sympy's machinery)
+    if m.is_Symbol or m.is_Pow:
+        factors: tuple[Any, ...] = (m,)
+    elif m.is_Mul:
+        factors = m.args
+    else:
+        return False
+    for f in factors:
+        if f.is_Symbol:
+            base, k = f, 1
+        elif f.is_Pow and f.args[1].is_Integer and f.args[1].p > 0:
+            base, k = f.args[0], int(f.args[1].p)
+        else:
             return False
-        v *= symbol_facts(base)[0] ** int(ex.p)
+        if not (base.is_Symbol and base.is_integer is True):
+            return False
+        v *= symbol_facts(base)[0] ** k
     return v % n == 0
 
 
