@@ -88,3 +88,17 @@ def test_a_dynamic_integer_brings_sympy_in_and_works() -> None:
             "assert str(cs.complement(cs.parse('_32:_1'), M)) == 'M/32:_32'\n"
             "assert str(cs.parse('(M,_4):(_1,M)', {'M': M})) == '(M,_4):(_1,M)'")
     assert "sympy" in _modules_after(code)
+
+
+def test_import_leaves_pictures_and_analyses_unloaded() -> None:
+    """They load on first use (``cute_sym.svg``, ``cute_sym.bank_conflicts``, ...), so the algebra's
+    import stays small; using one loads it."""
+    probe = ("import sys, cute_sym as cs\n"
+             "before = sorted(m for m in sys.modules if m.startswith(('cute_sym.views.draw', 'cute_sym.analysis')))\n"
+             "cs.svg(cs.parse('(_2,_2):(_1,_2)')); cs.vector_width\n"
+             "after = 'cute_sym.views.draw' in sys.modules and 'cute_sym.analysis' in sys.modules\n"
+             "print(before, after)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["[]", "True"]
