@@ -296,7 +296,7 @@ def _least(x: Any) -> int:
             v *= k
         return v
     if x.is_Pow and x.exp.is_Integer and x.exp.p > 0:
-        return _least(x.base) ** int(x.exp.p)
+        return int(_least(x.base) ** int(x.exp.p))
     return 0
 
 
