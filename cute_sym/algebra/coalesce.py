@@ -1,8 +1,12 @@
 """coalesce and filter: the same function with fewer modes."""
 from __future__ import annotations
 
-from typing import Callable, Any, Optional
+from typing import TYPE_CHECKING, Callable, Any, Optional
 
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core.errors import RankError
 from ..core.int_tuple import (
@@ -50,12 +54,14 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
         elif merges is not None:
             merge = merges(s, d, fd)
         else:
-            merge = _eq_proved(s * d, fd)
+            # s*d is the next stride itself (same object) in the usual contiguous case: no proof needed
+            sd = s if type(d) is int and d == 1 else _smul(s, d)
+            merge = sd is fd or _eq_proved(sd, fd)
         if merge:
             if rs is None:
-                ns, nd = s * fs, d
+                ns, nd = _smul(s, fs), d
             else:
-                rs[-1], rd[-1] = s * fs, d
+                rs[-1], rd[-1] = _smul(s, fs), d
         elif rs is None:
             rs, rd = [ns, s], [nd, d]
         else:
@@ -68,6 +74,23 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
     rs.reverse()
     rd.reverse()
     return tuple(rs), tuple(rd)
+
+
+def _smul(a: Any, b: Any) -> Any:
+    """``a * b`` for a merged extent: the same value and expression as the operator, with an
+    int factor of a sympy expression made a sympy ``Integer`` directly (sympify costs more).
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> N = Dyn("N")
+    >>> _smul(16, N), _smul(N, 4), _smul(3, 5)
+    (16*N, 4*N, 15)
+    """
+    if type(a) is int:
+        if type(b) is not int and isinstance(b, sympy.Expr):
+            return sympy.Mul(sympy.Integer(a), b)
+    elif type(b) is int and isinstance(a, sympy.Expr):
+        return sympy.Mul(a, sympy.Integer(b))
+    return a * b
 
 
 def _bw_coalesce(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,

@@ -4,15 +4,19 @@ from __future__ import annotations
 from itertools import accumulate
 from math import prod
 from operator import mul
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 from ..core import decide
 from ..core.errors import DivisibilityError, InjectivityError, LayoutError
 from ..core.int_tuple import (
     _, cdiv, compact_major, fmt, leaves, product,
 )
-from ..core.integers import IntLike
+from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _coalesce_flat, _coalesce_static
@@ -143,14 +147,23 @@ def left_inverse(layout: Any) -> Any:
     cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])
     fs, fd = (list(cs_), list(cd_)) if type(cs_) is tuple else ([cs_], [cd_])
     istride = leaves(compact_major(tuple(fs)))
-    modes = [(fs[k], fd[k], istride[k]) for k in range(len(fs)) if not _is0(fd[k])]
+    # (s, d, index stride, s and d positive monomials): a positive stride is not 0, read off its
+    # structure once (decide for the rest)
+    modes = []
+    for k in range(len(fs)):
+        d = fd[k]
+        dpos = _least(d) > 0
+        if dpos or not _is0(d):
+            modes.append((fs[k], d, istride[k], dpos and _least(fs[k]) > 0))
     for m in modes:
         # a symbolic stride that may be 0 would add nothing: the answer depends on it
-        if type(m[1]) is not int and not decide.require("!=", m[1], 0, why="left_inverse (a stride-0 mode adds nothing)"):
+        if type(m[1]) is not int and not m[3] and not decide.require(
+                "!=", m[1], 0, why="left_inverse (a stride-0 mode adds nothing)"):
             raise LayoutError("left_inverse: give a stride that is 0 statically as _0")  # pragma: no cover
     if not modes:
         return _mk(product(tuple(fs)), 0)
-    order: list[tuple[Any, Any, Any]] = []
+    order: list[tuple[Any, Any, Any, bool]] = []
+    spans: set[tuple[int, int]] = set()     # (id(mode), id(next mode)): the mode ends at the next stride
     if all(type(m[1]) is int for m in modes):
         order = sorted(modes, key=lambda m: m[1])     # stable
         modes = []
@@ -159,8 +172,13 @@ def left_inverse(layout: Any) -> Any:
         pos = len(order)
         while pos > 0:
             a, b = m[1], order[pos - 1][1]
-            less = (a < b) if (type(a) is int and type(b) is int) else decide.require(
-                "<", a, b, assume=False, why="left_inverse (stride order)")
+            if type(a) is int and type(b) is int:
+                less = a < b
+            elif order[pos - 1][3] and _spans_to(order[pos - 1][0], b, a):
+                less = False    # a == s*b >= b
+                spans.add((id(order[pos - 1]), id(m)))
+            else:
+                less = decide.require("<", a, b, assume=False, why="left_inverse (stride order)")
             if not less:
                 break
             pos -= 1
@@ -173,12 +191,17 @@ def left_inverse(layout: Any) -> Any:
         rs.append(first)
         rd.append(0)
     for k in range(len(order) - 1):
-        s, d, ist = order[k]
+        s, d, ist, mono = order[k]
         nd = order[k + 1][1]
         # d | next stride (CuTe's condition), and the mode ends below the next stride (injective)
         span = _mul(s, d)
         if type(nd) is int and type(d) is int and type(span) is int:
             ok_div, ok_inj = nd % d == 0, span <= nd
+        elif mono and ((id(order[k]), id(order[k + 1])) in spans or _spans_to(s, d, nd)):
+            # the mode ends at the next stride: d | nd, s*d <= nd and nd/d == s (cdiv's answer)
+            rs.append(sympy.Integer(s) if type(s) is int else s)
+            rd.append(ist)
+            continue
         else:
             ok_div = decide.require("|", d, nd, why="left_inverse")
             ok_inj = decide.require("<=", span, nd, why="left_inverse (injectivity)")
@@ -193,7 +216,7 @@ def left_inverse(layout: Any) -> Any:
     rd.append(order[-1][2])
     result = _coalesce_flat(rs, rd)
     for x in leaves(result._shape):
-        if (x <= 0) if type(x) is int else decide.prove("<=", x, 0) is True:
+        if (x <= 0) if type(x) is int else (not _least(x) and decide.prove("<=", x, 0) is True):
             raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
                               f"non-positive extent {fmt(x)} (left_inverse needs non-negative strides)")
     if overlap:
@@ -243,6 +266,48 @@ def _left_inverse_static(layout: Layout) -> Layout:
     if overlap:
         _check_generalized_inverse(layout, result, overlap)
     return result
+
+
+def _least(x: Any) -> int:
+    """A lower bound ``>= 1`` of ``x`` when it is a product of positive integers (ints, sympy
+    integers, positive integer symbols read with their divisor and least value, positive powers
+    of those); 0 when it is not one. A structural read, no reasoning: what it bounds, decide proves.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> M, K = Dyn("M", divisible_by=4), Dyn("K")
+    >>> _least(3 * M * K), _least(M - 1), _least(-2)
+    (12, 0, 0)
+    """
+    if type(x) is int:
+        return x if x > 0 else 0
+    if x.is_Symbol:
+        if x.is_positive is not True or x.is_integer is not True:
+            return 0
+        d, lo, _ = symbol_facts(x)
+        return max(d, lo or 1)
+    if x.is_Integer:
+        return int(x.p) if x.p > 0 else 0
+    if x.is_Mul:
+        v = 1
+        for f in x.args:
+            k = _least(f)
+            if not k:
+                return 0
+            v *= k
+        return v
+    if x.is_Pow and x.exp.is_Integer and x.exp.p > 0:
+        return int(_least(x.base) ** int(x.exp.p))
+    return 0
+
+
+def _spans_to(s: Any, d: Any, nd: Any) -> bool:
+    """``nd`` is the expression ``s * d`` itself: the mode ``s:d`` ends exactly at stride ``nd``.
+
+    @pre ``s`` and ``d`` are positive integer monomials (:func:`_least` > 0); then ``d | nd``,
+         ``s*d <= nd``, ``d <= nd`` and ``nd / d == s`` hold whatever the facts, no reasoning needed.
+    """
+    sd = s if type(d) is int and d == 1 else _mul(s, d)
+    return sd is nd or sd == nd
 
 
 _CHECK_LIMIT = 1 << 16
