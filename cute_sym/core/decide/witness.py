@@ -9,9 +9,7 @@ facts (divisor, bounds) are then all there is, and every value they allow is a r
 """
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional
 
 if TYPE_CHECKING:
     import sympy
@@ -21,37 +19,33 @@ else:
 from ..integers import symbol_facts
 from .base import Rel
 
-Num = Union[int, Fraction]
 
 # offsets (in multiples of the divisor) from a symbol's least value: small values, where the
 # edge cases live, then a few far ones
-_STEPS = (0, 1, 2, 3, 5, 7, 11, 15, 31, 63, 1023)
+_STEPS = (0, 1, 2, 1023, 3, 5, 7, 11, 15, 31, 63)
 _MAX_NODES = 12         # larger formulas: not worth evaluating here
-_MAX_POINTS = 12
+_MAX_POINTS = 6
 _MAX_SYMBOLS = 2
 
 
 def _points(cands: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    """At most ``_MAX_POINTS`` values: all symbols at their least; each symbol through its values
-    with the others at their least; all together through their values."""
+    """At most ``_MAX_POINTS`` values: all symbols at their least, then step by step each
+    symbol alone (the others at their least) and all of them together."""
     least = tuple(c[0] for c in cands)
     yield least
     count = 1
-    if len(cands) == 1:
-        for v in cands[0][1:_MAX_POINTS]:
-            yield (v,)
-        return
-    for j, c in enumerate(cands):
-        for v in c[1:]:
+    for k in range(1, max(len(c) for c in cands)):
+        for j, c in enumerate(cands):
+            if k < len(c):
+                if count >= _MAX_POINTS:
+                    return
+                count += 1
+                yield least[:j] + (c[k],) + least[j + 1:]
+        if len(cands) > 1:
             if count >= _MAX_POINTS:
                 return
             count += 1
-            yield least[:j] + (v,) + least[j + 1:]
-    for k in range(1, max(len(c) for c in cands)):
-        if count >= _MAX_POINTS:
-            return
-        count += 1
-        yield tuple(c[min(k, len(c) - 1)] for c in cands)
+            yield tuple(c[min(k, len(c) - 1)] for c in cands)
 
 
 class _Undefined(Exception):
@@ -77,113 +71,128 @@ def _candidates(s: Any) -> Optional[list[int]]:
     return out
 
 
-def _shape_ok(e: Any, syms: dict[Any, list[int]], seen: set[Any]) -> bool:
-    """Only nodes evaluated exactly here; collects the symbols and their candidate values."""
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if x in seen:
-            continue
-        seen.add(x)
-        if len(seen) > _MAX_NODES:
-            return False
-        if x.is_Symbol:
-            if x not in syms:
-                c = _candidates(x)
-                if not c:
-                    return False
-                syms[x] = c
-            continue
-        if x.is_Rational:
-            continue
-        if x.is_Add or x.is_Mul or x.func in _CALLS or (x.is_Pow and x.exp.is_Integer):
-            stack.extend(x.args)
-            continue
-        return False
-    return True
+# instructions of a compiled formula: (op, operand); operands index earlier results
+_CONST, _SYM, _ADD, _MUL, _POW, _FLOOR, _CEIL, _MIN, _MAX = range(9)
 
 
-def _frac(n: int, d: int) -> Num:
-    if d < 0:
-        n, d = -n, -d
-    return n // d if n % d == 0 else Fraction(n, d)
-
-
-def _ev(e: Any, env: dict[Any, int], memo: dict[Any, Num]) -> Num:
-    """The exact value of ``e`` (an int where it is one; a Fraction only where needed)."""
-    r = memo.get(e)
-    if r is not None:
-        return r
+def _compile(e: Any, prog: list[tuple[int, Any]], index: dict[Any, int], syms: dict[Any, int]) -> Optional[int]:
+    """Append the instructions computing ``e`` (shared subexpressions once); its result's index,
+    or None for a node not evaluated exactly here or a formula too large."""
+    i = index.get(e)
+    if i is not None:
+        return i
     if e.is_Symbol:
-        r = env[e]
+        j = syms.get(e)
+        if j is None:
+            j = syms[e] = len(syms)
+        ins: tuple[int, Any] = (_SYM, j)
     elif e.is_Integer:
-        r = int(e)
+        ins = (_CONST, (int(e), 1))
     elif e.is_Rational:
-        r = Fraction(int(e.p), int(e.q))
-    elif e.is_Add:
-        r = 0
-        for t in e.args:
-            r += _ev(t, env, memo)
-        if type(r) is Fraction and r.denominator == 1:
-            r = int(r)
-    elif e.is_Mul:
-        num, den = 1, 1
-        for t in e.args:
-            if t.is_Rational:
-                num *= int(t.p)
-                den *= int(t.q)
-                continue
-            v = _ev(t, env, memo)
-            if type(v) is int:
-                num *= v
-            else:
-                num *= v.numerator
-                den *= v.denominator
-        r = num if den == 1 else _frac(num, den)
-    elif e.is_Pow:
-        b, k = _ev(e.args[0], env, memo), int(e.args[1])
-        if k < 0:
-            if b == 0:
-                raise _Undefined
-            p = b ** (-k)
-            r = _frac(1, p) if type(p) is int else 1 / p
-        else:
-            r = b ** k
+        ins = (_CONST, (int(e.p), int(e.q)))
     else:
-        f = e.func
-        if f is sympy.floor:
-            v = _ev(e.args[0], env, memo)
-            r = v if type(v) is int else v.numerator // v.denominator
-        elif f is sympy.ceiling:
-            v = _ev(e.args[0], env, memo)
-            r = v if type(v) is int else -((-v.numerator) // v.denominator)
-        elif f is sympy.Min:
-            r = min(_ev(t, env, memo) for t in e.args)
+        if e.is_Add:
+            op = _ADD
+        elif e.is_Mul:
+            op = _MUL
+        elif e.is_Pow:
+            if not e.exp.is_Integer:
+                return None
+            k = _compile(e.args[0], prog, index, syms)
+            if k is None:
+                return None
+            ins = (_POW, (k, int(e.exp)))
+            op = -1
         else:
-            r = max(_ev(t, env, memo) for t in e.args)
-    memo[e] = r
-    return r
+            op = _CALL_OPS.get(e.func, -1)
+            if op < 0:
+                return None
+        if op >= 0:
+            ks = []
+            for t in e.args:
+                k = _compile(t, prog, index, syms)
+                if k is None:
+                    return None
+                ks.append(k)
+            ins = (op, tuple(ks))
+    if len(prog) >= _MAX_NODES:
+        return None
+    index[e] = len(prog)
+    prog.append(ins)
+    return len(prog) - 1
 
 
-_CALLS: tuple[Any, ...] = ()
+def _run(prog: list[tuple[int, Any]], env: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every instruction's exact value as a fraction ``(num, den)``, ``den > 0`` (not reduced:
+    plain int arithmetic, no Fraction objects)."""
+    vals: list[tuple[int, int]] = []
+    for op, x in prog:
+        if op == _CONST:
+            vals.append(x)
+        elif op == _SYM:
+            vals.append((env[x], 1))
+        elif op == _MUL:
+            num, den = 1, 1
+            for k in x:
+                n, d = vals[k]
+                num *= n
+                den *= d
+            vals.append((num, den))
+        elif op == _ADD:
+            num, den = 0, 1
+            for k in x:
+                n, d = vals[k]
+                if d == den:
+                    num += n
+                else:
+                    num, den = num * d + n * den, den * d
+            vals.append((num, den))
+        elif op == _POW:
+            (n, d), k = vals[x[0]], x[1]
+            if k < 0:
+                if n == 0:
+                    raise _Undefined
+                n, d, k = (d, n, -k) if n > 0 else (-d, -n, -k)
+            vals.append((n ** k, d ** k))
+        elif op == _FLOOR:
+            n, d = vals[x[0]]
+            vals.append((n // d, 1))
+        elif op == _CEIL:
+            n, d = vals[x[0]]
+            vals.append((-((-n) // d), 1))
+        else:
+            best = vals[x[0]]
+            for k in x[1:]:
+                n, d = vals[k]
+                # n/d < best ? (denominators positive)
+                if (n * best[1] < best[0] * d) == (op == _MIN):
+                    best = (n, d)
+            vals.append(best)
+    return vals
 
 
-def _holds(rel: Rel, x: Num, y: Num) -> Optional[bool]:
+_CALL_OPS: dict[Any, int] = {}
+
+
+def _holds(rel: Rel, x: tuple[int, int], y: tuple[int, int]) -> Optional[bool]:
+    """``x rel y`` for exact fractions ``(num, den)``, ``den > 0``; None: ``|`` between non-integers."""
     if rel == "|":
-        if type(x) is not int or type(y) is not int:
+        if x[0] % x[1] or y[0] % y[1]:
             return None         # divisibility is a fact about integers: no witness here
-        return y == 0 if x == 0 else y % x == 0
+        a, b = x[0] // x[1], y[0] // y[1]
+        return b == 0 if a == 0 else b % a == 0
+    u, v = x[0] * y[1], y[0] * x[1]        # x rel y  <=>  u rel v
     if rel == "==":
-        return x == y
+        return u == v
     if rel == "!=":
-        return x != y
+        return u != v
     if rel == "<":
-        return x < y
+        return u < v
     if rel == "<=":
-        return x <= y
+        return u <= v
     if rel == ">":
-        return x > y
-    return x >= y
+        return u > v
+    return u >= v
 
 
 def open_by_witnesses(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> bool:
@@ -199,23 +208,28 @@ def open_by_witnesses(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> bool:
     >>> open_by_witnesses("|", M, sympy.Integer(8)), open_by_witnesses("|", M, sympy.Integer(2))
     (True, False)
     """
-    global _CALLS
-    if not _CALLS:
-        _CALLS = (sympy.floor, sympy.ceiling, sympy.Min, sympy.Max)
-    syms: dict[Any, list[int]] = {}
-    seen: set[Any] = set()
-    if not (_shape_ok(a, syms, seen) and _shape_ok(b, syms, seen)) or not syms or len(syms) > _MAX_SYMBOLS:
+    if not _CALL_OPS:
+        _CALL_OPS.update({sympy.floor: _FLOOR, sympy.ceiling: _CEIL, sympy.Min: _MIN, sympy.Max: _MAX})
+    prog: list[tuple[int, Any]] = []
+    index: dict[Any, int] = {}
+    syms: dict[Any, int] = {}
+    ia = _compile(a, prog, index, syms)
+    ib = _compile(b, prog, index, syms) if ia is not None else None
+    if ia is None or ib is None or not syms or len(syms) > _MAX_SYMBOLS:
         return False
-    keys = list(syms)
-    cands = [syms[s] for s in keys]
+    cands: list[list[int]] = []
+    for sym in syms:        # in the order of their indices
+        c = _candidates(sym)
+        if not c:
+            return False
+        cands.append(c)
     seen_true = seen_false = False
     for p in _points(cands):
-        env = dict(zip(keys, p))
-        memo: dict[Any, Num] = {}
         try:
-            r = _holds(rel, _ev(a, env, memo), _ev(b, env, memo))
-        except (_Undefined, ZeroDivisionError):
+            vals = _run(prog, p)
+        except _Undefined:
             continue
+        r = _holds(rel, vals[ia], vals[ib])
         if r is None:
             continue
         if r:
