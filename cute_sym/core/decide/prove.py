@@ -297,7 +297,7 @@ def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) 
     sub, ge0 = _context(syms, facts)
     if sub:
         memo: dict[Any, Any] = {}
-        a, b = _subst(a, sub, memo), _subst(b, sub, memo)
+        a, b = _subst(a, sub, memo, not facts), _subst(b, sub, memo, not facts)
     if nodes > _EXPAND_MAX_NODES:     # a huge formula (guard mode builds them): intervals only
         if rel == "|":
             return None

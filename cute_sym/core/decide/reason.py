@@ -145,13 +145,19 @@ def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
     """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None."""
     out: dict[Any, int] = {}
     for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex <= 0:
+        if not ex.is_Integer or ex.p <= 0:
             return None
         lo = _bounds(base)[0]
         if lo is None or lo < 1:
             return None
-        out[base] = int(ex)
+        out[base] = int(ex.p)
     return out
+
+
+def _frac_of(x: Any) -> Any:
+    """An int or sympy Rational bound as an int or a Python Fraction."""
+    from fractions import Fraction
+    return x if type(x) is int else Fraction(int(x.p), int(x.q))
 
 
 def _dominated_lo(e: sympy.Expr) -> Bound:
@@ -159,15 +165,20 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     ``c'*m*r`` (``r`` a product of generators >= 1), which pay for it.
 
     Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
+    The coefficients are counted in Python fractions (sympy's number comparisons are slow).
     """
+    from fractions import Fraction
     pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
     neg: list[list[Any]] = []
     rest: list[sympy.Expr] = []
-    const: Any = 0
+    const = Fraction(0)
     for t in e.args:
         c, m = t.as_coeff_Mul()
         if m is sympy.S.One:
-            const += c
+            if not c.is_Rational:   # pragma: no cover - a number term of a sum of integers
+                rest.append(t)
+                continue
+            const += Fraction(int(c.p), int(c.q))
             continue
         if not c.is_Rational:
             rest.append(t)
@@ -176,12 +187,13 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
         if pw is None:
             rest.append(t)
             continue
-        (pos if c > 0 else neg).append([c if c > 0 else -c, pw, m])
+        fc = Fraction(int(c.p), int(c.q))
+        (pos if fc > 0 else neg).append([fc if fc > 0 else -fc, pw, m])
     if not neg and const >= 0:
         return None     # nothing to pay for: plain interval bounds are as good
     if const < 0:
         neg.append([-const, {}, sympy.S.One])
-        const = 0
+        const = Fraction(0)
     neg.sort(key=lambda x: -sum(x[1].values()))
     total: Any = const
     for item in neg:
@@ -196,16 +208,22 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
                 if need == 0:
                     break
         if need > 0:
-            rest.append(-need * m)
+            hi = _bounds(m)[1]      # the lower bound of -need*m is -need * hi(m)
+            if hi is None:
+                return None
+            total -= need * _frac_of(hi)
     for p in pos:
         if p[0] > 0:
-            rest.append(p[0] * p[2])
+            lo = _bounds(p[2])[0]
+            if lo is None:
+                return None
+            total += p[0] * _frac_of(lo)
     for t in rest:
         lo = _bounds(t)[0]
         if lo is None:
             return None
-        total += lo
-    return total
+        total += _frac_of(lo)
+    return int(total) if total.denominator == 1 else sympy.Rational(total.numerator, total.denominator)
 
 
 
@@ -417,9 +435,12 @@ def _rewrite_fact(g: sympy.Expr, items: tuple[tuple[Any, Any], ...]) -> sympy.Ex
     return _expand(_subst(g, dict(items)))
 
 
-def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = None) -> sympy.Expr:
+def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = None,
+           pin: bool = False) -> sympy.Expr:
     """``e.xreplace(sub)``, visiting shared subexpressions once, and rebuilding Min/Max
-    without sympy's costly pairwise comparisons."""
+    without sympy's costly pairwise comparisons. ``pin``: a floor or ceiling that the
+    symbols' own facts pin to one value (``ceiling(1/k)`` for ``k >= 1``) becomes that value
+    (only with no facts in force: the answers stay those of the general reasoning)."""
     if e.is_Atom:
         return sub.get(e, e)
     if memo is None:
@@ -427,13 +448,17 @@ def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = 
     r = memo.get(e)
     if r is not None:
         return r
-    args = [_subst(t, sub, memo) for t in e.args]
+    args = [_subst(t, sub, memo, pin) for t in e.args]
     if all(x is y for x, y in zip(args, e.args)):
         r = e
     elif e.func is sympy.Min or e.func is sympy.Max:
         r = _minmax(e.func, tuple(args))
     else:
         r = e.func(*args)
+        if pin and (r.func is sympy.floor or r.func is sympy.ceiling):
+            lo, hi = _bounds(r)     # pinned by the facts (ceiling(1/k) for k >= 1): its value
+            if lo is not None and lo == hi:
+                r = sympy.Integer(lo)
     memo[e] = r
     return r
 
