@@ -47,6 +47,8 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
             return True     # holds whatever the facts in force
         if not sa.is_Number and _monomial_divides(sa, sb):
             return True
+        if not facts and not sa.is_Number and _constant_ratio_not_int(sa, sb):
+            return False    # b = q*a, q not an integer, a != 0 (the full procedure's reading of b/a)
         if not facts and sb.is_Integer and sb.p != 0:
             # a monomial above |b| > 0 does not divide it (the full procedure's last check, on the
             # same or weaker bounds: the symbols' own facts are all there is)
@@ -86,6 +88,15 @@ def _monomial_divides(a: sympy.Expr, b: sympy.Expr) -> bool:
         if k:
             num *= symbol_facts(g)[0] ** k
     return num % den == 0
+
+
+def _constant_ratio_not_int(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """Positive monomials with the same symbols and powers whose ratio ``b/a`` is not an integer."""
+    pa = _powers(a)
+    pb = _powers(b) if pa is not None else None
+    if pa is None or pb is None or not pa[2] or sorted(pa[2], key=str) != sorted(pb[2], key=str):
+        return False
+    return (pb[0] * pa[1]) % (pb[1] * pa[0]) != 0
 
 
 def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
