@@ -20,9 +20,9 @@ from ..integers import symbol_facts
 from .base import Rel
 
 
-# offsets (in multiples of the divisor) from a symbol's least value: small values, where the
-# edge cases live, then a few far ones
-_STEPS = (0, 1, 2, 1023, 3, 5, 7, 11, 15, 31, 63)
+# offsets (in multiples of the divisor) from a symbol's least value: the least, a far one (most
+# open questions differ there), then the small values where the edge cases live
+_STEPS = (0, 1023, 1, 2, 3, 5, 7, 11, 15, 31, 63)
 _MAX_NODES = 12         # larger formulas: not worth evaluating here
 _MAX_POINTS = 6
 _MAX_SYMBOLS = 2
@@ -48,12 +48,27 @@ def _points(cands: list[list[int]]) -> Iterator[tuple[int, ...]]:
             yield tuple(c[min(k, len(c) - 1)] for c in cands)
 
 
+def _dyn_symbol() -> Any:
+    from ..symbolic import DynSymbol
+    return DynSymbol
+
+
 class _Undefined(Exception):
     pass
 
 
+# the assumptions a symbol's (divisor, lo, hi) fully account for: any other (even, prime, ...)
+# would make some of the values below impossible
+_PLAIN = frozenset(("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "commutative"))
+
+
 def _candidates(s: Any) -> Optional[list[int]]:
-    if s.is_integer is not True:
+    """Allowed values of the symbol (multiples of its divisor in its bounds); None for a symbol
+    whose facts are not all in ``(divisor, lo, hi)``."""
+    if s.is_integer is not True or not (type(s) is sympy.Symbol or isinstance(s, _dyn_symbol())):
+        return None
+    orig = getattr(s, "_assumptions_orig", None)
+    if orig is None or not _PLAIN.issuperset(orig):
         return None
     d, lo, hi = symbol_facts(s)
     if lo is not None:
@@ -65,9 +80,8 @@ def _candidates(s: Any) -> Optional[list[int]]:
     out = []
     for k in _STEPS:
         v = (base + k) * d
-        if hi is not None and v > hi:
-            break
-        out.append(v)
+        if hi is None or v <= hi:
+            out.append(v)
     return out
 
 
