@@ -20,9 +20,9 @@ from ..integers import symbol_facts
 from .base import Rel
 
 
-# offsets (in multiples of the divisor) from a symbol's least value: the least, a far one (most
-# open questions differ there), then the small values where the edge cases live
-_STEPS = (0, 1023, 1, 2, 3, 5, 7, 11, 15, 31, 63)
+# offsets (in multiples of the divisor) from a symbol's least value: the least few, a far one (most
+# open questions differ there), then more small values where the edge cases live
+_STEPS = (0, 1, 2, 1023, 3, 5, 7, 11, 15, 31, 63)
 _MAX_NODES = 12         # larger formulas: not worth evaluating here
 _MAX_POINTS = 6
 _MAX_SYMBOLS = 2
