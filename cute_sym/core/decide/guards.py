@@ -334,6 +334,44 @@ def collect_guards() -> Iterator[Guards]:
         _GUARDS.reset(token)
 
 
+class _Undecided(UndecidableError):
+    """An :class:`UndecidableError` whose text is written when first read: printing formulas
+    costs more than deciding them, and callers often catch the error without reading it.
+    Reads, prints and pickles as the plain error with the same ``fact`` and message."""
+
+    def __init__(self, alts: tuple[tuple[Rel, IntLike, IntLike], ...], why: str) -> None:
+        Exception.__init__(self)
+        self._alts = alts
+        self._why = why
+        self._text: Optional[tuple[str, str]] = None
+
+    def _texts(self) -> tuple[str, str]:
+        if self._text is None:
+            fact = " or ".join(fact_text(rel, a, b) for rel, a, b in self._alts)
+            self._text = (fact, f"{self._why + ' ' if self._why else ''}needs {fact} (cannot be decided)")
+            self.args = (self._text[1],)
+        return self._text
+
+    @property
+    def fact(self) -> str:  # type: ignore[override]
+        return self._texts()[0]
+
+    def __str__(self) -> str:
+        return self._texts()[1]
+
+    def __repr__(self) -> str:
+        return f"UndecidableError({self._texts()[1]!r})"
+
+    def __reduce__(self) -> Any:
+        fact, message = self._texts()
+        return (UndecidableError, (fact, message))
+
+
+# tracebacks and doctests name it as the public class
+_Undecided.__name__ = _Undecided.__qualname__ = "UndecidableError"
+_Undecided.__module__ = "cute_sym"
+
+
 def require(rel: Rel, a: IntLike, b: IntLike, *, assume: bool = True, why: str = "") -> bool:
     """Decide ``a rel b`` for an operation that needs the answer.
 
@@ -358,8 +396,7 @@ def require(rel: Rel, a: IntLike, b: IntLike, *, assume: bool = True, why: str =
         return r
     g = _GUARDS.get()
     if g is None:
-        fact = fact_text(rel, a, b)
-        raise UndecidableError(fact, f"{why + ' ' if why else ''}needs {fact} (cannot be decided)")
+        raise _Undecided(((rel, a, b),), why)
     if assume:
         g._record([(rel, a, b)])
     else:
@@ -405,8 +442,7 @@ def require_any(alternatives: Sequence[tuple[Rel, IntLike, IntLike]], *, why: st
         return True
     g = _GUARDS.get()
     if g is None:
-        fact = " or ".join(fact_text(rel, a, b) for rel, a, b in open_)
-        raise UndecidableError(fact, f"{why + ' ' if why else ''}needs {fact} (cannot be decided)")
+        raise _Undecided(tuple(open_), why)
     g._record(open_)
     return True
 

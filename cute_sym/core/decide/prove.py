@@ -13,6 +13,7 @@ from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
 from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides
+from .witness import open_by_witnesses
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
 
 
@@ -46,6 +47,14 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
             return True     # holds whatever the facts in force
         if not sa.is_Number and _monomial_divides(sa, sb):
             return True
+        if not facts and not sa.is_Number and _constant_ratio_not_int(sa, sb):
+            return False    # b = q*a, q not an integer, a != 0 (the full procedure's reading of b/a)
+        if not facts and sb.is_Integer and sb.p != 0:
+            # a monomial above |b| > 0 does not divide it (the full procedure's last check, on the
+            # same or weaker bounds: the symbols' own facts are all there is)
+            mlo = _monomial_lo(sa)
+            if mlo is not None and mlo[0] > abs(int(sb.p)) * mlo[1]:
+                return False
     elif not facts:
         if sb.is_Integer:
             k, x = sa.as_coeff_Mul() if sa.is_Mul else (sympy.S.One, sa)
@@ -79,6 +88,15 @@ def _monomial_divides(a: sympy.Expr, b: sympy.Expr) -> bool:
         if k:
             num *= symbol_facts(g)[0] ** k
     return num % den == 0
+
+
+def _constant_ratio_not_int(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """Positive monomials with the same symbols and powers whose ratio ``b/a`` is not an integer."""
+    pa = _powers(a)
+    pb = _powers(b) if pa is not None else None
+    if pa is None or pb is None or not pa[2] or sorted(pa[2], key=str) != sorted(pb[2], key=str):
+        return False
+    return (pb[0] * pa[1]) % (pb[1] * pa[0]) != 0
 
 
 def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
@@ -268,6 +286,8 @@ def _positive(e: sympy.Expr) -> bool:
         return bool(e.exp.is_Integer) and _positive(e.base)
     if e.is_Add:
         return all(_positive(t) for t in e.args)
+    if e.func is sympy.ceiling:     # the ceiling of a positive number is at least 1
+        return _positive(e.args[0])
     return False
 
 
@@ -280,13 +300,15 @@ _GIVE_UP_NODES = 160
 def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> Optional[bool]:
     if a == b:          # structurally identical: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
+    if not facts and open_by_witnesses(rel, a, b):
+        return None     # seen to hold and to fail: no sound reasoning decides it
     syms, nodes = _scan(a, b)
     if nodes > _GIVE_UP_NODES:      # past this size no answer comes in time: unknown, not slow
         return None
     sub, ge0 = _context(syms, facts)
     if sub:
         memo: dict[Any, Any] = {}
-        a, b = _subst(a, sub, memo), _subst(b, sub, memo)
+        a, b = _subst(a, sub, memo, not facts), _subst(b, sub, memo, not facts)
     if nodes > _EXPAND_MAX_NODES:     # a huge formula (guard mode builds them): intervals only
         if rel == "|":
             return None

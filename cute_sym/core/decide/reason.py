@@ -12,6 +12,7 @@ else:
 
 from ..integers import IntLike, symbol_facts
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
+from .intervals import _bounds as _bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
 
 
 # ---------------------------------------------------------------- orderings
@@ -145,13 +146,19 @@ def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
     """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None."""
     out: dict[Any, int] = {}
     for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex <= 0:
+        if not ex.is_Integer or ex.p <= 0:
             return None
         lo = _bounds(base)[0]
         if lo is None or lo < 1:
             return None
-        out[base] = int(ex)
+        out[base] = int(ex.p)
     return out
+
+
+def _frac_of(x: Any) -> Any:
+    """An int or sympy Rational bound as an int or a Python Fraction."""
+    from fractions import Fraction
+    return x if type(x) is int else Fraction(int(x.p), int(x.q))
 
 
 def _dominated_lo(e: sympy.Expr) -> Bound:
@@ -159,15 +166,20 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     ``c'*m*r`` (``r`` a product of generators >= 1), which pay for it.
 
     Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
+    The coefficients are counted in Python fractions (sympy's number comparisons are slow).
     """
+    from fractions import Fraction
     pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
     neg: list[list[Any]] = []
     rest: list[sympy.Expr] = []
-    const: Any = 0
+    const = Fraction(0)
     for t in e.args:
         c, m = t.as_coeff_Mul()
         if m is sympy.S.One:
-            const += c
+            if not c.is_Rational:   # pragma: no cover - a number term of a sum of integers
+                rest.append(t)
+                continue
+            const += Fraction(int(c.p), int(c.q))
             continue
         if not c.is_Rational:
             rest.append(t)
@@ -176,12 +188,13 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
         if pw is None:
             rest.append(t)
             continue
-        (pos if c > 0 else neg).append([c if c > 0 else -c, pw, m])
+        fc = Fraction(int(c.p), int(c.q))
+        (pos if fc > 0 else neg).append([fc if fc > 0 else -fc, pw, m])
     if not neg and const >= 0:
         return None     # nothing to pay for: plain interval bounds are as good
     if const < 0:
         neg.append([-const, {}, sympy.S.One])
-        const = 0
+        const = Fraction(0)
     neg.sort(key=lambda x: -sum(x[1].values()))
     total: Any = const
     for item in neg:
@@ -196,16 +209,22 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
                 if need == 0:
                     break
         if need > 0:
-            rest.append(-need * m)
+            hi = _bounds(m)[1]      # the lower bound of -need*m is -need * hi(m)
+            if hi is None:
+                return None
+            total -= need * _frac_of(hi)
     for p in pos:
         if p[0] > 0:
-            rest.append(p[0] * p[2])
+            lo = _bounds(p[2])[0]
+            if lo is None:
+                return None
+            total += p[0] * _frac_of(lo)
     for t in rest:
         lo = _bounds(t)[0]
         if lo is None:
             return None
-        total += lo
-    return total
+        total += _frac_of(lo)
+    return int(total) if total.denominator == 1 else sympy.Rational(total.numerator, total.denominator)
 
 
 
@@ -417,9 +436,12 @@ def _rewrite_fact(g: sympy.Expr, items: tuple[tuple[Any, Any], ...]) -> sympy.Ex
     return _expand(_subst(g, dict(items)))
 
 
-def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = None) -> sympy.Expr:
+def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = None,
+           pin: bool = False) -> sympy.Expr:
     """``e.xreplace(sub)``, visiting shared subexpressions once, and rebuilding Min/Max
-    without sympy's costly pairwise comparisons."""
+    without sympy's costly pairwise comparisons. ``pin``: a floor or ceiling that the
+    symbols' own facts pin to one value (``ceiling(1/k)`` for ``k >= 1``) becomes that value
+    (only with no facts in force: the answers stay those of the general reasoning)."""
     if e.is_Atom:
         return sub.get(e, e)
     if memo is None:
@@ -427,13 +449,17 @@ def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = 
     r = memo.get(e)
     if r is not None:
         return r
-    args = [_subst(t, sub, memo) for t in e.args]
+    args = [_subst(t, sub, memo, pin) for t in e.args]
     if all(x is y for x, y in zip(args, e.args)):
         r = e
     elif e.func is sympy.Min or e.func is sympy.Max:
         r = _minmax(e.func, tuple(args))
     else:
         r = e.func(*args)
+        if pin and (r.func is sympy.floor or r.func is sympy.ceiling):
+            lo, hi = _bounds(r)     # pinned by the facts (ceiling(1/k) for k >= 1): its value
+            if lo is not None and lo == hi:
+                r = sympy.Integer(lo)
     memo[e] = r
     return r
 
@@ -494,106 +520,3 @@ def bounds(e: IntLike) -> tuple[Bound, Bound]:
         if sub:
             e = _subst(e, sub)
     return _bounds(e)
-
-
-@lru_cache(maxsize=16384)
-def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
-    if e.is_Number:
-        v = e if not e.is_Integer else int(e)
-        return v, v
-    if e.is_Symbol:
-        facts = symbol_facts(e)
-        return facts[1], facts[2]
-    if e.is_Add:
-        lo: Bound = 0
-        hi: Bound = 0
-        for t in e.args:
-            tl, th = _bounds(t)
-            lo = None if lo is None or tl is None else lo + tl
-            hi = None if hi is None or th is None else hi + th
-        return lo, hi
-    if e.is_Mul:
-        acc: tuple[Bound, Bound] = (1, 1)
-        for t in e.args:
-            acc = _mul_iv(acc, _bounds(t))
-        return acc
-    if e.is_Pow:
-        base, ex = e.args
-        if ex.is_Integer and int(ex) > 0:
-            k = int(ex)
-            bl, bh = _bounds(base)
-            if k % 2 == 0:
-                if bl is not None and bl >= 0:
-                    return bl ** k, None if bh is None else bh ** k
-                if bh is not None and bh <= 0:
-                    return bh ** k, None if bl is None else bl ** k
-                hi2 = None if bl is None or bh is None else max(bl ** k, bh ** k)
-                return 0, hi2
-            return (None if bl is None else bl ** k), (None if bh is None else bh ** k)
-        if ex.is_Integer and int(ex) < 0:
-            k = -int(ex)
-            bl, bh = _bounds(base)
-            if bl is not None and bl > 0:       # 1/base**k decreases on a positive range
-                return (0 if bh is None else sympy.Rational(1, bh ** k)), sympy.Rational(1, bl ** k)
-            if bh is not None and bh < 0 and k % 2 == 1:
-                return -sympy.Rational(1, (-bh) ** k), (0 if bl is None else -sympy.Rational(1, (-bl) ** k))
-        return None, None
-    f = e.func
-    if f is sympy.floor or f is sympy.ceiling:
-        bl, bh = _bounds(e.args[0])
-        rnd = math.floor if f is sympy.floor else math.ceil
-        lo2 = None if bl is None else int(rnd(bl))
-        if f is sympy.ceiling and e.args[0].is_positive and (lo2 is None or lo2 < 1):
-            lo2 = 1     # the ceiling of a positive number is at least 1
-        return lo2, (None if bh is None else int(rnd(bh)))
-    from ..symbolic import IMod
-    if f is sympy.Mod or f is IMod:
-        x, m = e.args
-        ml, mh = _bounds(m)
-        xl, xh = _bounds(x)
-        if ml is not None and ml > 0:
-            if xl is not None and xl >= 0 and mh is not None and xh is not None and xh < ml:
-                return xl, xh
-            return 0, (None if mh is None else mh - 1)
-        return None, None
-    if f is sympy.Min or f is sympy.Max:
-        bs = [_bounds(t) for t in e.args]
-        if f is sympy.Min:
-            lo_ = None if any(b[0] is None for b in bs) else min(b[0] for b in bs)  # type: ignore[type-var]
-            his = [b[1] for b in bs if b[1] is not None]
-            return lo_, (min(his) if his else None)
-        los = [b[0] for b in bs if b[0] is not None]
-        hi_ = None if any(b[1] is None for b in bs) else max(b[1] for b in bs)  # type: ignore[type-var]
-        return (max(los) if los else None), hi_
-    if f is sympy.Abs:
-        bl, bh = _bounds(e.args[0])
-        if bl is not None and bl >= 0:
-            return bl, bh
-        if bh is not None and bh <= 0:
-            return -bh, (None if bl is None else -bl)
-        hi3 = None if bl is None or bh is None else max(-bl, bh)
-        return 0, hi3
-    if f is sympy.sign:
-        bl, bh = _bounds(e.args[0])
-        return (-1 if bl is None or bl < 0 else (0 if bl == 0 else 1)), (1 if bh is None or bh > 0 else (0 if bh == 0 else -1))
-    if e.is_positive:
-        return 1 if e.is_integer else 0, None
-    if e.is_nonnegative:
-        return 0, None
-    return None, None
-
-
-def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
-    (al, ah), (bl, bh) = x, y
-    inf = math.inf
-    ends: list[Any] = []
-    for p in (-inf if al is None else al, inf if ah is None else ah):
-        for q in (-inf if bl is None else bl, inf if bh is None else bh):
-            if p == 0 or q == 0:
-                ends.append(0)
-            else:
-                ends.append(p * q)
-    lo, hi = min(ends), max(ends)
-    return (None if lo == -inf else lo), (None if hi == inf else hi)
-
-

@@ -1,0 +1,118 @@
+"""Intervals: inclusive bounds of an integer formula from its symbols' own facts (interval
+arithmetic over sums, products, powers, floor/ceiling, Mod, Min/Max, Abs, sign)."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
+
+from ..integers import symbol_facts
+from .base import Bound
+
+
+@lru_cache(maxsize=16384)
+def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
+    if e.is_Number:
+        v = e if not e.is_Integer else int(e)
+        return v, v
+    if e.is_Symbol:
+        facts = symbol_facts(e)
+        return facts[1], facts[2]
+    if e.is_Add:
+        lo: Bound = 0
+        hi: Bound = 0
+        for t in e.args:
+            tl, th = _bounds(t)
+            lo = None if lo is None or tl is None else lo + tl
+            hi = None if hi is None or th is None else hi + th
+        return lo, hi
+    if e.is_Mul:
+        acc: tuple[Bound, Bound] = (1, 1)
+        for t in e.args:
+            acc = _mul_iv(acc, _bounds(t))
+        return acc
+    if e.is_Pow:
+        base, ex = e.args
+        if ex.is_Integer and int(ex) > 0:
+            k = int(ex)
+            bl, bh = _bounds(base)
+            if k % 2 == 0:
+                if bl is not None and bl >= 0:
+                    return bl ** k, None if bh is None else bh ** k
+                if bh is not None and bh <= 0:
+                    return bh ** k, None if bl is None else bl ** k
+                hi2 = None if bl is None or bh is None else max(bl ** k, bh ** k)
+                return 0, hi2
+            return (None if bl is None else bl ** k), (None if bh is None else bh ** k)
+        if ex.is_Integer and int(ex) < 0:
+            k = -int(ex)
+            bl, bh = _bounds(base)
+            if bl is not None and bl > 0:       # 1/base**k decreases on a positive range
+                return (0 if bh is None else sympy.Rational(1, bh ** k)), sympy.Rational(1, bl ** k)
+            if bh is not None and bh < 0 and k % 2 == 1:
+                return -sympy.Rational(1, (-bh) ** k), (0 if bl is None else -sympy.Rational(1, (-bl) ** k))
+        return None, None
+    f = e.func
+    if f is sympy.floor or f is sympy.ceiling:
+        bl, bh = _bounds(e.args[0])
+        rnd = math.floor if f is sympy.floor else math.ceil
+        lo2 = None if bl is None else int(rnd(bl))
+        if f is sympy.ceiling and e.args[0].is_positive and (lo2 is None or lo2 < 1):
+            lo2 = 1     # the ceiling of a positive number is at least 1
+        return lo2, (None if bh is None else int(rnd(bh)))
+    from ..symbolic import IMod
+    if f is sympy.Mod or f is IMod:
+        x, m = e.args
+        ml, mh = _bounds(m)
+        xl, xh = _bounds(x)
+        if ml is not None and ml > 0:
+            if xl is not None and xl >= 0 and mh is not None and xh is not None and xh < ml:
+                return xl, xh
+            return 0, (None if mh is None else mh - 1)
+        return None, None
+    if f is sympy.Min or f is sympy.Max:
+        bs = [_bounds(t) for t in e.args]
+        if f is sympy.Min:
+            lo_ = None if any(b[0] is None for b in bs) else min(b[0] for b in bs)  # type: ignore[type-var]
+            his = [b[1] for b in bs if b[1] is not None]
+            return lo_, (min(his) if his else None)
+        los = [b[0] for b in bs if b[0] is not None]
+        hi_ = None if any(b[1] is None for b in bs) else max(b[1] for b in bs)  # type: ignore[type-var]
+        return (max(los) if los else None), hi_
+    if f is sympy.Abs:
+        bl, bh = _bounds(e.args[0])
+        if bl is not None and bl >= 0:
+            return bl, bh
+        if bh is not None and bh <= 0:
+            return -bh, (None if bl is None else -bl)
+        hi3 = None if bl is None or bh is None else max(-bl, bh)
+        return 0, hi3
+    if f is sympy.sign:
+        bl, bh = _bounds(e.args[0])
+        return (-1 if bl is None or bl < 0 else (0 if bl == 0 else 1)), (1 if bh is None or bh > 0 else (0 if bh == 0 else -1))
+    if e.is_positive:
+        return 1 if e.is_integer else 0, None
+    if e.is_nonnegative:
+        return 0, None
+    return None, None
+
+
+def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
+    (al, ah), (bl, bh) = x, y
+    inf = math.inf
+    ends: list[Any] = []
+    for p in (-inf if al is None else al, inf if ah is None else ah):
+        for q in (-inf if bl is None else bl, inf if bh is None else bh):
+            if p == 0 or q == 0:
+                ends.append(0)
+            else:
+                ends.append(p * q)
+    lo, hi = min(ends), max(ends)
+    return (None if lo == -inf else lo), (None if hi == inf else hi)
+
+
