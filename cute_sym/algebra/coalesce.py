@@ -12,7 +12,7 @@ from ..core.errors import RankError
 from ..core.int_tuple import (
     IntTuple, unwrap, leaves,
 )
-from ..layout.layout import Layout, _mk, _mk_static, _new, _set_shape, _set_st, _set_stride, is_static_layout
+from ..layout.layout import Layout, _Builder, _mk, _mk_static, _new, is_static_layout
 from ..layout.modes import filter_zeros
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
@@ -152,11 +152,12 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if layout._st or (layout._st is None and is_static_layout(layout)):
         if profile is None:
             rs, rd = _coalesce_static(layout._shape, layout._stride)
-            o = _new(Layout)    # _mk_static, inline: this is the hottest call of the algebra
-            _set_shape(o, rs)
-            _set_stride(o, rd)
-            _set_st(o, True)
-            return o
+            o: Any = _new(_Builder)     # _mk_static, inline: this is the hottest call of the algebra
+            o._shape = rs
+            o._stride = rd
+            o._st = True
+            o.__class__ = Layout
+            return o  # type: ignore[no-any-return]
         if type(profile) is tuple:
             fast = _coalesce_profile_static(layout, profile)
             if fast is not None:

@@ -224,22 +224,32 @@ _set_stride = Layout.__dict__["_stride"].__set__
 _set_st = Layout.__dict__["_st"].__set__
 
 
+class _Builder:
+    """Layout's slots without its ``__setattr__`` guard: the trusted constructors fill one with
+    plain attribute stores and then make it a Layout (CPython allows the class change because
+    the slots are the same), which costs less than three slot-descriptor calls."""
+
+    __slots__ = ("_shape", "_stride", "_st")
+
+
 def _mk(shape: IntTuple, stride: IntTuple) -> Layout:
     """Trusted constructor (a module function: cheaper than the classmethod on hot paths)."""
-    o = _new(Layout)
-    _set_shape(o, shape)
-    _set_stride(o, stride)
-    _set_st(o, None)
-    return o
+    o: Any = _new(_Builder)
+    o._shape = shape
+    o._stride = stride
+    o._st = None
+    o.__class__ = Layout
+    return o  # type: ignore[no-any-return]
 
 
 def _mk_static(shape: IntTuple, stride: IntTuple) -> Layout:
     """Trusted constructor of a layout known to have plain-int leaves only (the static kernels')."""
-    o = _new(Layout)
-    _set_shape(o, shape)
-    _set_stride(o, stride)
-    _set_st(o, True)
-    return o
+    o: Any = _new(_Builder)
+    o._shape = shape
+    o._stride = stride
+    o._st = True
+    o.__class__ = Layout
+    return o  # type: ignore[no-any-return]
 
 
 def _all_int(t: Any) -> bool:
