@@ -42,6 +42,12 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     facts = _facts_in_force()
+    if not facts:
+        # ceil_div(c, S) / c // S that the symbol's own facts pin (as the reasoning's substitution
+        # would): pinned first, the question usually has a quick answer
+        pa, pb = _pinned(sa), _pinned(sb)
+        if pa is not sa or pb is not sb:
+            return prove(rel, pa, pb)
     if rel == "|":
         if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
             return True     # holds whatever the facts in force
@@ -323,3 +329,33 @@ def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) 
     return _decide_diff(rel, b - a, ge0)
 
 
+def _pinned(e: sympy.Expr) -> sympy.Expr:
+    """``e`` with every ``ceiling(c/S)`` (``floor(c/S)``), ``c`` a positive integer and ``S`` a
+    symbol whose own facts put every value at or above ``c`` (above ``c``), replaced by its one
+    value ``1`` (``0``); ``e`` itself (the same object) when there is none."""
+    if e.is_Atom:
+        return e
+    return _pin_walk(e)
+
+
+@lru_cache(maxsize=4096)
+def _pin_walk(e: sympy.Expr) -> sympy.Expr:
+    f = e.func
+    if f is sympy.ceiling or f is sympy.floor:
+        x = e.args[0]
+        if x.is_Mul and len(x.args) == 2:
+            c, p = x.args
+            if c.is_Integer and c.p > 0 and p.is_Pow and p.exp == -1 and p.base.is_Symbol:
+                d, lo, _hi = symbol_facts(p.base)
+                if lo is not None and lo >= 1:
+                    least = -(-lo // d) * d       # the smallest value: a multiple of d, >= lo
+                    if f is sympy.ceiling and c.p <= least:
+                        return sympy.S.One
+                    if f is sympy.floor and c.p < least:
+                        return sympy.S.Zero
+        return e
+    args = e.args
+    new = [a if a.is_Atom else _pin_walk(a) for a in args]
+    if all(x is y for x, y in zip(new, args)):
+        return e
+    return f(*new)  # type: ignore[no-any-return]
