@@ -42,12 +42,6 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     facts = _facts_in_force()
-    if not facts:
-        # ceil_div(c, S) / c // S that the symbol's own facts pin (as the reasoning's substitution
-        # would): pinned first, the question usually has a quick answer
-        pa, pb = _pinned(sa), _pinned(sb)
-        if pa is not sa or pb is not sb:
-            return prove(rel, pa, pb)
     if rel == "|":
         if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
             return True     # holds whatever the facts in force
@@ -73,6 +67,12 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
+    if not facts:
+        # ceil_div(c, S) / c // S that the symbol's own facts pin (as the reasoning's substitution
+        # would): pinned, the question usually has a quick answer
+        pa, pb = _pinned(sa), _pinned(sb)
+        if pa is not sa or pb is not sb:
+            return prove(rel, pa, pb)
     return _prove_sym(rel, sa, sb, facts)
 
 
