@@ -13,7 +13,7 @@ from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
 from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides
-from .witness import open_by_witnesses
+from .witness import open_by_witnesses, open_divides_int_symbol
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
 
 
@@ -47,6 +47,8 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
             return True     # holds whatever the facts in force
         if not sa.is_Number and _monomial_divides(sa, sb):
             return True
+        if not facts and open_divides_int_symbol(sa, sb):
+            return None     # holds at one allowed value, fails at another: open for any procedure
         if not facts and not sa.is_Number and _constant_ratio_not_int(sa, sb):
             return False    # b = q*a, q not an integer, a != 0 (the full procedure's reading of b/a)
         if not facts and sb.is_Integer and sb.p != 0:
