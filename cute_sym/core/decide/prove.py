@@ -360,4 +360,4 @@ def _pin_walk(e: sympy.Expr) -> sympy.Expr:
     new = [a if a.is_Atom else _pin_walk(a) for a in args]
     if all(x is y for x, y in zip(new, args)):
         return e
-    return f(*new)  # type: ignore[no-any-return]
+    return f(*new)
