@@ -270,9 +270,6 @@ def open_divides_int_symbol(a: sympy.Expr, b: sympy.Expr) -> bool:
     sym, n = (b, a) if a.is_Integer else (a, b)
     if not (sym.is_Symbol and n.is_Integer) or n.p == 0:
         return False
-    cands = _candidates(sym)
-    if cands is None:
-        return False
     d, lo, hi = symbol_facts(sym)
     if lo is None or lo < 1 or hi is not None:
         return False
@@ -280,8 +277,8 @@ def open_divides_int_symbol(a: sympy.Expr, b: sympy.Expr) -> bool:
     k0 = -((-lo) // d)      # the allowed values: d*k for every k >= k0 (no upper bound)
     if sym is b:
         # n | d*k for k a multiple of n/gcd(n, d), not for the k after it: open unless n | d
-        return d % m != 0
-    # d*k | n for some allowed value (larger ones do not divide n): open; else not seen
-    if m // d - k0 > 64:
-        return False
-    return any(m % (d * k) == 0 for k in range(k0, m // d + 1))
+        seen = d % m != 0
+    else:
+        # d*k | n for some allowed value (larger ones do not divide n): open; else not seen
+        seen = m // d - k0 <= 64 and any(m % (d * k) == 0 for k in range(k0, m // d + 1))
+    return seen and _candidates(sym) is not None    # every value d*k allowed (no other assumption)
