@@ -334,7 +334,15 @@ def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) 
 def _pinned(e: sympy.Expr) -> sympy.Expr:
     """``e`` with every ``ceiling(c/S)`` (``floor(c/S)``), ``c`` a positive integer and ``S`` a
     symbol whose own facts put every value at or above ``c`` (above ``c``), replaced by its one
-    value ``1`` (``0``); ``e`` itself (the same object) when there is none."""
+    value ``1`` (``0``); ``e`` itself (the same object) when there is none.
+
+    @post ``_pinned(e)`` equals ``e`` at every value the symbols' own facts allow.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=16)
+    >>> _pinned(4 * S / sympy.ceiling(16 / S)), _pinned(sympy.ceiling(32 / S))
+    (4*S, ceiling(32/S))
+    """
     if e.is_Atom:
         return e
     return _pin_walk(e)
