@@ -10,6 +10,8 @@ from hypothesis import given, strategies as st
 import cute_sym as cs
 from cute_sym import Dyn
 from cute_sym.core.decide import require, require_any
+from cute_sym.core.decide.prove import _pinned
+from cute_sym.core.decide.witness import open_divides_int_symbol
 
 
 def test_static_relations() -> None:
@@ -212,3 +214,36 @@ def test_quick_divisibility_between_monomials() -> None:
     assert cs.prove("|", M, M * N) is True and cs.prove("|", 2 * M, M * M) is True
     assert cs.prove("|", 8 * M, M * M * N) is None
     assert cs.prove("|", M * N, 3 * M * N) is True
+
+
+# ---- the quick front paths of prove (read off a symbol's facts) against plain evaluation
+def _multiples(d: int, lo: int) -> list[int]:
+    k0 = -((-lo) // d)
+    return [d * k for k in range(k0, k0 + 200)]
+
+
+def test_open_divides_int_symbol_is_open() -> None:
+    # True only when the relation holds at one allowed value and fails at another
+    for d in range(1, 7):
+        for lo in (1, 3, 8):
+            s = Dyn(f"S{d}_{lo}", divisible_by=d, min=lo)
+            vals = _multiples(d, lo)
+            for n in range(1, 41):
+                for a, b, rel in ((sympy.Integer(n), s, lambda v: v % n == 0),
+                                  (s, sympy.Integer(n), lambda v: n % v == 0)):
+                    seen = {rel(v) for v in vals}
+                    got = open_divides_int_symbol(a, b)
+                    if got:
+                        assert seen == {True, False}, (d, lo, n, a, b)
+                        assert cs.prove("|", a, b) is None
+
+
+def test_pinned_keeps_the_value() -> None:
+    for d in (1, 2, 4, 8):
+        s = Dyn(f"P{d}", divisible_by=d)
+        for c in range(1, 20):
+            for e in (sympy.ceiling(sympy.Integer(c) / s), sympy.floor(sympy.Integer(c) / s),
+                      7 * s / sympy.ceiling(sympy.Integer(c) / s)):
+                p = _pinned(e)
+                for v in _multiples(d, 1)[:30]:
+                    assert p.subs(s, v) == e.subs(s, v), (d, c, e, p, v)

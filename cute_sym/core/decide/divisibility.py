@@ -101,7 +101,8 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
             and _int_gcd_divides(abs(int(ca)), eb) is False:
         return False
     # a polynomial a: exact polynomial division (small expressions only)
-    ea = _expand(a)
+    # (a min/max is rebuilt unevaluated by the expansion: never a sum, nothing to divide by)
+    ea = a if a.func is sympy.Min or a.func is sympy.Max else _expand(a)
     if ea.is_Add and len(ea.args) + len(sympy.Add.make_args(eb)) <= 8:
         try:
             qp, rp = sympy.div(eb, ea)

@@ -13,7 +13,7 @@ from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
 from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides
-from .witness import open_by_witnesses
+from .witness import open_by_witnesses, open_divides_int_symbol
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
 
 
@@ -47,6 +47,8 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
             return True     # holds whatever the facts in force
         if not sa.is_Number and _monomial_divides(sa, sb):
             return True
+        if not facts and open_divides_int_symbol(sa, sb):
+            return None     # holds at one allowed value, fails at another: open for any procedure
         if not facts and not sa.is_Number and _constant_ratio_not_int(sa, sb):
             return False    # b = q*a, q not an integer, a != 0 (the full procedure's reading of b/a)
         if not facts and sb.is_Integer and sb.p != 0:
@@ -67,6 +69,12 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
+    if not facts:
+        # ceil_div(c, S) / c // S that the symbol's own facts pin (as the reasoning's substitution
+        # would): pinned, the question usually has a quick answer
+        pa, pb = _pinned(sa), _pinned(sb)
+        if pa is not sa or pb is not sb:
+            return prove(rel, pa, pb)
     return _prove_sym(rel, sa, sb, facts)
 
 
@@ -323,3 +331,41 @@ def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) 
     return _decide_diff(rel, b - a, ge0)
 
 
+def _pinned(e: sympy.Expr) -> sympy.Expr:
+    """``e`` with every ``ceiling(c/S)`` (``floor(c/S)``), ``c`` a positive integer and ``S`` a
+    symbol whose own facts put every value at or above ``c`` (above ``c``), replaced by its one
+    value ``1`` (``0``); ``e`` itself (the same object) when there is none.
+
+    @post ``_pinned(e)`` equals ``e`` at every value the symbols' own facts allow.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=16)
+    >>> _pinned(4 * S / sympy.ceiling(16 / S)), _pinned(sympy.ceiling(32 / S))
+    (4*S, ceiling(32/S))
+    """
+    if e.is_Atom:
+        return e
+    return _pin_walk(e)
+
+
+@lru_cache(maxsize=4096)
+def _pin_walk(e: sympy.Expr) -> sympy.Expr:
+    f = e.func
+    if f is sympy.ceiling or f is sympy.floor:
+        x = e.args[0]
+        if x.is_Mul and len(x.args) == 2:
+            c, p = x.args
+            if c.is_Integer and c.p > 0 and p.is_Pow and p.exp == -1 and p.base.is_Symbol:
+                d, lo, _hi = symbol_facts(p.base)
+                if lo is not None and lo >= 1:
+                    least = -(-lo // d) * d       # the smallest value: a multiple of d, >= lo
+                    if f is sympy.ceiling and c.p <= least:
+                        return sympy.S.One
+                    if f is sympy.floor and c.p < least:
+                        return sympy.S.Zero
+        return e
+    args = e.args
+    new = [a if a.is_Atom else _pin_walk(a) for a in args]
+    if all(x is y for x, y in zip(new, args)):
+        return e
+    return f(*new)

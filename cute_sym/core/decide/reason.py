@@ -305,6 +305,11 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
     atoms: dict[Any, Any] = {}
     memo: dict[Any, Any] = {}
 
+    if not _is_poly_node(e):
+        # a call at the top: what the atomizing below gives, without a stand-in symbol
+        y = _call_expanded(e)
+        return sympy.expand(y) if y.is_Atom or _is_poly_node(y) else y
+
     def atomize(x: Any) -> Any:
         if x.is_Atom:
             return x
@@ -314,13 +319,7 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
         if _is_poly_node(x):
             r = x.func(*[atomize(t) for t in x.args])
         else:
-            y = x
-            if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
-                    u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
-                args = [sympy.expand(t) for t in x.args]
-                # Min/Max re-evaluated search their arguments for an order (factor_terms, gcd_terms):
-                # the same value unevaluated is all the expansion needs
-                y = x.func(*args, evaluate=False) if x.func in (sympy.Min, sympy.Max) else x.func(*args)
+            y = _call_expanded(x)
             if y.is_Atom or _is_poly_node(y):
                 r = y
             else:
@@ -332,6 +331,17 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
 
     p = sympy.expand(atomize(e))
     return p.xreplace({v: k for k, v in atoms.items()}) if atoms else p
+
+
+def _call_expanded(x: Any) -> Any:
+    """A call (floor, Min, ...) with its arguments expanded when they are small polynomials."""
+    if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
+            u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
+        args = [sympy.expand(t) for t in x.args]
+        # Min/Max re-evaluated search their arguments for an order (factor_terms, gcd_terms):
+        # the same value unevaluated is all the expansion needs
+        return x.func(*args, evaluate=False) if x.func in (sympy.Min, sympy.Max) else x.func(*args)
+    return x
 
 
 def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], tuple[sympy.Expr, ...]]:

@@ -253,3 +253,32 @@ def open_by_witnesses(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> bool:
         if seen_true and seen_false:
             return True
     return False
+
+
+def open_divides_int_symbol(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """``a | b`` for an integer and a symbol (either way round), no facts in force, seen to hold at
+    one allowed value and to fail at another, read off the symbol's facts (no evaluation):
+    the answer of any sound procedure is ``None``. False: not such a question, or not open.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> M = Dyn("M", divisible_by=4)
+    >>> open_divides_int_symbol(sympy.Integer(8), M), open_divides_int_symbol(M, sympy.Integer(8))
+    (True, True)
+    >>> open_divides_int_symbol(sympy.Integer(2), M), open_divides_int_symbol(M, sympy.Integer(2))
+    (False, False)
+    """
+    sym, n = (b, a) if a.is_Integer else (a, b)
+    if not (sym.is_Symbol and n.is_Integer) or n.p == 0:
+        return False
+    d, lo, hi = symbol_facts(sym)
+    if lo is None or lo < 1 or hi is not None:
+        return False
+    m = abs(int(n.p))
+    k0 = -((-lo) // d)      # the allowed values: d*k for every k >= k0 (no upper bound)
+    if sym is b:
+        # n | d*k for k a multiple of n/gcd(n, d), not for the k after it: open unless n | d
+        seen = d % m != 0
+    else:
+        # d*k | n for some allowed value (larger ones do not divide n): open; else not seen
+        seen = m // d - k0 <= 64 and any(m % (d * k) == 0 for k in range(k0, m // d + 1))
+    return seen and _candidates(sym) is not None    # every value d*k allowed (no other assumption)
