@@ -482,58 +482,75 @@ __all__ = [
     "make_basis_like", "make_tensor_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
 ]
 
-# MMA atoms (CuTe's traits as data) and tiled MMAs
-from .tensor.atoms import MMA_Traits, Major, ScaleIn, mma_atom_names
-from .tensor import mma as _mma
-from .tensor.mma import MMA_Atom, ThrMMA, TiledMMA
+# MMA and copy atoms (CuTe's traits as data) and tiled MMAs and copies: their tables load on
+# first use (__getattr__ below), so `import cute_sym` compiles and runs only the algebra's code.
+if TYPE_CHECKING:
+    from .tensor.atoms import MMA_Traits, Major, ScaleIn, mma_atom_names
+    from .tensor.mma import MMA_Atom, ThrMMA, TiledMMA
+    from .tensor.atoms.copy_traits import Copy_Traits
+    from .tensor.atoms.copy_atom import Copy_Atom
+    from .tensor.copy import ThrCopy, TiledCopy
+    from .tensor.copy_make import (
+        make_cotiled_copy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C,
+        make_tiled_copy_C_atom, make_tiled_copy_D, make_tiled_copy_impl, make_tiled_copy_S,
+    )
 
+    def make_tiled_mma(atom: _Union[str, MMA_Traits, MMA_Atom], atom_layout: _Any = (1, 1, 1),
+                       permutations: _Any = None) -> TiledMMA: ...
+    def tile_shape(mma: TiledMMA) -> IntTuple: ...
+    def partition_shape_A(mma: TiledMMA, shape_mk: IntTuple) -> IntTuple: ...
+    def partition_shape_B(mma: TiledMMA, shape_nk: IntTuple) -> IntTuple: ...
+    def partition_shape_C(mma: TiledMMA, shape_mn: IntTuple) -> IntTuple: ...
 
-@_api(_mma.make_tiled_mma, wrap=False, plain=False)
-def make_tiled_mma(atom: _Union[str, MMA_Traits, MMA_Atom], atom_layout: _Any = (1, 1, 1),
-                   permutations: _Any = None) -> TiledMMA: ...
-@_api(_mma.tile_shape)
-def tile_shape(mma: TiledMMA) -> IntTuple: ...
-@_api(_mma.partition_shape_A)
-def partition_shape_A(mma: TiledMMA, shape_mk: IntTuple) -> IntTuple: ...
-@_api(_mma.partition_shape_B)
-def partition_shape_B(mma: TiledMMA, shape_nk: IntTuple) -> IntTuple: ...
-@_api(_mma.partition_shape_C)
-def partition_shape_C(mma: TiledMMA, shape_mn: IntTuple) -> IntTuple: ...
-
-
-
+# public name -> (module, attribute, how it is entered: None as it is, "checked", or _api's options)
+_ATOMS: dict[str, tuple[str, str, _Any]] = {
+    **{n: ("tensor.atoms", n, None) for n in ("MMA_Traits", "Major", "ScaleIn", "mma_atom_names")},
+    **{n: ("tensor.mma", n, None) for n in ("MMA_Atom", "ThrMMA", "TiledMMA")},
+    "make_tiled_mma": ("tensor.mma", "make_tiled_mma", {"wrap": False, "plain": False}),
+    **{n: ("tensor.mma", n, {}) for n in ("tile_shape", "partition_shape_A", "partition_shape_B",
+                                           "partition_shape_C")},
+    "Copy_Traits": ("tensor.atoms.copy_traits", "Copy_Traits", None),
+    "Copy_Atom": ("tensor.atoms.copy_atom", "Copy_Atom", None),
+    **{n: ("tensor.copy", n, None) for n in ("ThrCopy", "TiledCopy")},
+    **{n: ("tensor.copy_make", n, "checked") for n in (
+        "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
+        "make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D")},
+}
+# (a literal list: mypy reads re-exports from it)
 __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
     "partition_shape_A", "partition_shape_B", "partition_shape_C", "tile_shape",
-]
-
-# copy atoms (CuTe's Copy_Traits as data) and tiled copies
-from .tensor.atoms.copy_traits import Copy_Traits
-from .tensor.atoms.copy_atom import Copy_Atom
-from .tensor.copy import ThrCopy, TiledCopy
-from .tensor import copy_make as _copy
-make_tiled_copy = _checked(_copy.make_tiled_copy)
-make_tiled_copy_impl = _checked(_copy.make_tiled_copy_impl)
-make_tiled_copy_A = _checked(_copy.make_tiled_copy_A)
-make_tiled_copy_B = _checked(_copy.make_tiled_copy_B)
-make_tiled_copy_C = _checked(_copy.make_tiled_copy_C)
-make_tiled_copy_C_atom = _checked(_copy.make_tiled_copy_C_atom)
-make_cotiled_copy = _checked(_copy.make_cotiled_copy)
-make_tiled_copy_S = _checked(_copy.make_tiled_copy_S)
-make_tiled_copy_D = _checked(_copy.make_tiled_copy_D)
-
-__all__ += [
     "Copy_Traits", "Copy_Atom", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_impl",
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
     "make_tiled_copy_C_atom", "make_cotiled_copy",
 ]
+
+
+def _atom_attr(name: str) -> _Any:
+    """The public ``name`` of the atoms' layer, loaded now; the tiled MMA and copy classes get
+    their Jupyter reprs when they first load."""
+    import importlib
+    module, attr, entry = _ATOMS[name]
+    impl = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    from .tensor.copy import TiledCopy as _TC
+    from .tensor.mma import TiledMMA as _TM
+    _notebook.wire(_TM, _TC)
+    if entry is None:
+        return impl
+    if entry == "checked":
+        return _checked(impl)
+
+    def face(*args: _Any, **kw: _Any) -> _Any: ...
+    face.__name__ = face.__qualname__ = name
+    return _api(impl, **entry)(face)
+
 
 # Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.
 # Analyses: vector width, bank conflicts, coalescing, copy/MMA compatibility (symbolic answers by cases).
 # Both load on first use (module __getattr__ below): `import cute_sym` stays fast for the algebra.
 # The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
 from .views import notebook as _notebook
-_notebook.wire(Layout, ComposedLayout, Tensor, TiledMMA, TiledCopy)
+_notebook.wire(Layout, ComposedLayout, Tensor)      # TiledMMA and TiledCopy when they load (_atom_attr)
 
 if TYPE_CHECKING:
     from .views.draw import (
@@ -549,7 +566,11 @@ _PICTURES = ("latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_lat
 _ANALYSES = ("BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
              "coalescing", "vector_width")
 
-__all__ += list(_PICTURES) + list(_ANALYSES) + ["bank_svg"]
+__all__ += [
+    "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
+    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+    "coalescing", "vector_width", "bank_svg",
+]
 
 
 def __getattr__(name: str) -> _Any:
@@ -559,6 +580,8 @@ def __getattr__(name: str) -> _Any:
         value = getattr(symbolic, name)
     elif name == "FloorDiv":
         from .codegen.expr import FloorDiv as value
+    elif name in _ATOMS:
+        value = _atom_attr(name)
     elif name in _PICTURES:
         from .views import draw
         value = _checked(getattr(draw, name))

@@ -102,3 +102,17 @@ def test_import_leaves_pictures_and_analyses_unloaded() -> None:
     p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["[]", "True"]
+
+
+def test_every_public_name_resolves_and_the_atoms_load_on_first_use() -> None:
+    """The lazily loaded names (atoms, pictures, analyses) are all in ``__all__`` and resolve;
+    ``import cute_sym`` alone leaves the atoms' tables unloaded."""
+    probe = ("import sys, cute_sym as cs\n"
+             "before = [m for m in sys.modules if m.startswith(('cute_sym.tensor.mma', 'cute_sym.tensor.atoms'))]\n"
+             "missing = [n for n in cs.__all__ if not hasattr(cs, n)]\n"
+             "lazy = set(cs._ATOMS) | set(cs._PICTURES) | set(cs._ANALYSES)\n"
+             "print(before, missing, sorted(lazy - set(cs.__all__)), hasattr(cs.TiledMMA, '_repr_svg_'))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["[]", "[]", "[]", "True"]
