@@ -35,6 +35,7 @@ from .core import int_tuple as _it
 from . import layout as _lay
 from . import swizzle as _alg
 from . import algebra as _plain_alg
+from .algebra.coalesce import coalesce_static as _coalesce_static
 from .layout import coords as _coords
 from .layout.layout import Layout, LayoutLeft, LayoutRight, MAX_NESTING as _MAX_NESTING, make_layout
 from .swizzle import ComposedLayout, Swizzle
@@ -72,7 +73,8 @@ from .fast_entry import is_misuse as _is_misuse, misuse as _misuse, make_entry a
 
 
 def _api(impl: _Callable[..., _Any], wrap: bool = True, plain: bool = True,
-         fast: _Optional[_Callable[..., _Any]] = None) -> _Callable[[_Callable[_P, _R]], _Callable[_P, _R]]:
+         fast: _Optional[_Callable[..., _Any]] = None, kernel: _Optional[_Callable[[Layout], _Any]] = None
+         ) -> _Callable[[_Callable[_P, _R]], _Callable[_P, _R]]:
     """The typed signature decorated is the public face of ``impl``.
 
     @post plain ints/tuples in (``StaticInt``, ``Tup``, lists, numpy ints
@@ -98,7 +100,7 @@ def _api(impl: _Callable[..., _Any], wrap: bool = True, plain: bool = True,
             return entry
         ps = _inspect.signature(sig).parameters.values()
         faced = _make_entry(sig.__name__, tuple(p.name for p in ps),
-                            tuple(p.default for p in ps if p.default is not p.empty), fast, entry)
+                            tuple(p.default for p in ps if p.default is not p.empty), fast, entry, kernel)
         _functools.update_wrapper(faced, impl, updated=())
         faced.__name__ = faced.__qualname__ = sig.__name__
         return _cast(_Callable[_P, _R], faced)
@@ -232,7 +234,7 @@ def coalesce(layout: Layout, profile: _Optional[IntTuple] = None) -> Layout: ...
 def coalesce(layout: ComposedLayout, profile: _Optional[IntTuple] = None) -> ComposedLayout: ...
 @_overload
 def coalesce(layout: Tensor, profile: _Optional[IntTuple] = None) -> Tensor: ...
-@_api(_tensor.coalesce, fast=_plain_alg.coalesce)
+@_api(_tensor.coalesce, fast=_plain_alg.coalesce, kernel=_coalesce_static)
 def coalesce(layout: _Union[AnyLayout, Tensor], profile: _Optional[IntTuple] = None
            ) -> _Union[AnyLayout, Tensor]: ...
 @_overload

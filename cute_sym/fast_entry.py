@@ -33,7 +33,7 @@ leaf by leaf.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from .core.errors import LayoutError
 from .core.int_tuple import Tup, _
@@ -155,7 +155,7 @@ def _unwrap_static(x: Any) -> Any:
 
 _TEMPLATE = '''
 def {name}({params}, *_extra, **_kw):
-{unwrap}    if type({first}) is _Layout and ({first}._st or _plain_layout({first})){more} and not _extra and not _kw:
+{kernel}{unwrap}    if type({first}) is _Layout and ({first}._st or _plain_layout({first})){more} and not _extra and not _kw:
         try:
             return _plain({args})
         except _LayoutError:
@@ -170,8 +170,14 @@ def {name}({params}, *_extra, **_kw):
 '''
 
 
+_KERNEL = '''    if type({first}) is _Layout and {first}._st is True{nones} and not _extra and not _kw:
+        return _kernel({first})     # a static layout alone: the pure-int kernel, no other check
+'''
+
+
 def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
-               plain: Callable[..., Any], general: Callable[..., Any]) -> Callable[..., Any]:
+               plain: Callable[..., Any], general: Callable[..., Any],
+               kernel: Optional[Callable[[Layout], Any]] = None) -> Callable[..., Any]:
     """A public entry ``name(params...)``: ``plain`` (the algebra) when every argument is plain
     (:func:`plain_arg`, after unwrapping parsed ``Tup``/``StaticInt`` arguments), else
     ``general`` (the full path through tensors and swizzles, which also reports a wrong number of
@@ -179,6 +185,8 @@ def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
 
     @pre ``plain`` and ``general`` take the parameters positionally; ``defaults`` are the
          defaults of the last parameters (``None`` only).
+    @pre ``kernel``, when given, is ``plain`` for a static layout with every other argument
+         None (``kernel(L) == plain(L, None, ...)``), and raises nothing but LayoutErrors.
     @post one Python frame above ``plain`` on the fast path (the entry is generated with the
           public parameter names, so keyword calls work).
     """
@@ -191,11 +199,13 @@ def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
     unwrap = "".join(f"    if type({p}) in _WRAPPED:\n        {p} = _unwrap_static({p})\n" for p in rest)
     # (a static layout's cached flag and a None are read inline: the common cases cost no call)
     more = "".join(f" and ({p} is None or _plain_arg({p}))" for p in rest)
-    src = _TEMPLATE.format(name=name, params=sig, first=first, more=more, args=", ".join(params), unwrap=unwrap)
+    kern = "" if kernel is None else _KERNEL.format(first=first, nones="".join(f" and {p} is None" for p in rest))
+    src = _TEMPLATE.format(name=name, params=sig, first=first, more=more, args=", ".join(params), unwrap=unwrap,
+                           kernel=kern)
     env: dict[str, Any] = {
         "_Layout": Layout, "_plain_layout": plain_layout, "_plain_arg": plain_arg, "_plain": plain,
         "_general": general, "_LayoutError": LayoutError, "_is_misuse": is_misuse, "_misuse": misuse,
-        "_WRAPPED": (Tup, StaticInt), "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
+        "_WRAPPED": (Tup, StaticInt), "_kernel": kernel, "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
     }
     exec(src, env)  # noqa: S102 - a fixed template over identifiers from the public signatures
     f: Callable[..., Any] = env[name]

@@ -151,13 +151,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     # the static path first: one pure-int pass (the layout caches whether it is static)
     if layout._st or (layout._st is None and is_static_layout(layout)):
         if profile is None:
-            rs, rd = _coalesce_static(layout._shape, layout._stride)
-            o: Any = _new(_Builder)     # _mk_static, inline: this is the hottest call of the algebra
-            o._shape = rs
-            o._stride = rd
-            o._st = True
-            o.__class__ = Layout
-            return o  # type: ignore[no-any-return]
+            return coalesce_static(layout)
         if type(profile) is tuple:
             fast = _coalesce_profile_static(layout, profile)
             if fast is not None:
@@ -176,6 +170,24 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
         return _mk(1, 0)
     rs_, rd_ = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
     return _mk(rs_, rd_)
+
+
+def coalesce_static(layout: Layout) -> Layout:
+    """coalesce of a static layout: the pure-int kernel, its result built static.
+
+    @pre ``is_static_layout(layout)`` (every leaf a plain ``int``).
+    @post ``result == coalesce(layout)``; raises nothing.
+
+    >>> print(coalesce_static(Layout((2, (1, 6)), (1, (6, 2)))))
+    _12:_1
+    """
+    rs, rd = _coalesce_static(layout._shape, layout._stride)
+    o: Any = _new(_Builder)     # _mk_static, inline: this is the hottest call of the algebra
+    o._shape = rs
+    o._stride = rd
+    o._st = True
+    o.__class__ = Layout
+    return o  # type: ignore[no-any-return]
 
 
 def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
