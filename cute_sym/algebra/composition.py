@@ -16,7 +16,7 @@ from ..core.errors import DivisibilityError
 from ..core.int_tuple import (
     _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin,
 )
-from ..core.integers import IntLike
+from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _is1, _mul, _composed_dispatch
 from .coalesce import _coalesce_x, _transform_layout
@@ -186,14 +186,23 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
 
 def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     """``cs | r or r < cs`` for every value of a symbolic extent ``cs``, when ``r`` is a small static
-    stride: checked value by value over the extent's possible values up to ``r``."""
+    stride: checked value by value over the extent's possible values up to ``r`` (for a symbol,
+    the multiples of its divisor in its bounds).
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> _stride_fits(Dyn("S", divisible_by=4), 8), _stride_fits(Dyn("S", divisible_by=2), 8)
+    (True, False)
+    """
     if type(r) is not int or r > 64 or type(cs) is int:
         return False
     lo, hi = decide.bounds(cs)
     if lo is None or lo < 1:
         return False
     top = r if hi is None else min(int(hi), r)
-    return all(r % c == 0 for c in range(int(lo), top + 1))
+    # a symbol takes only multiples of its divisor: step by it (its other facts only narrow the set)
+    step = symbol_facts(cs)[0] if getattr(cs, "is_Symbol", False) else 1
+    first = -(-int(math.ceil(lo)) // step) * step
+    return all(r % c == 0 for c in range(first, top + 1, step))
 
 
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
