@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..core.errors import LayoutError
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.integers import IntLike
 from ..layout import Layout, size
 from ..swizzle import ComposedLayout, Swizzle
@@ -81,6 +82,10 @@ class Access:
     swizzle: Optional[Swizzle]
     base: IntLike
     what: str
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Access is immutable")

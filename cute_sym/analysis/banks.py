@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..core.integers import IntLike
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
 from .access import Access, LayoutLike, access_of, ceil_div
@@ -60,6 +61,10 @@ class Phase:
     ideal: int
     bank: int
     words: tuple[tuple[int, IntLike], ...]
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Phase is immutable")
@@ -94,6 +99,10 @@ class BankConflicts:
     instructions: int
     vector_bits: int
     phases: tuple[Phase, ...]
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BankConflicts is immutable")

@@ -22,6 +22,7 @@ else:
     from ..core.lazy import sympy
 
 from ..core import decide
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.errors import LayoutError, UndecidableError
 from ..core.integers import Dyn, IntLike, symbol_facts
 from ..swizzle import Swizzle
@@ -182,6 +183,10 @@ class Cases(Generic[R]):
         object.__setattr__(self, "undecidable", tuple(undecidable))
         object.__setattr__(self, "_split", tuple(split))
         object.__setattr__(self, "_results", dict(results))
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Cases is immutable")

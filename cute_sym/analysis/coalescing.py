@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..core.integers import IntLike
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
 from .access import Access, LayoutLike, access_of, ceil_div
@@ -52,6 +53,10 @@ class Coalescing:
     useful_bytes: int
     vector_bits: int
     per_request: tuple[int, ...]
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Coalescing is immutable")

@@ -20,6 +20,7 @@ does not fit A: the copy tiles 32x32 elements, the MMA's A tile is 32x16
 from __future__ import annotations
 
 from ..core.errors import LayoutError
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.int_tuple import product, unwrap
 from ..layout import Layout, make_layout, size
 from ..tensor.atoms.copy_types import sizeof_bits
@@ -43,6 +44,10 @@ class CopyMMACheck:
     operand: str
     mismatch: str
     detail: str
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CopyMMACheck is immutable")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Optional, Union
 
 from ..core.integers import IntLike
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
 from .access import Access, LayoutLike, access_of
@@ -40,6 +41,10 @@ class VectorWidth:
     values: int
     element_bits: int
     reason: str
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("VectorWidth is immutable")

@@ -217,6 +217,17 @@ class Layout:
     def __hash__(self) -> int:
         return hash((self._shape, self._stride))
 
+    # immutable: a copy is the layout itself; pickling rebuilds it through the trusted constructor
+    # (the default protocol would set the slots through __setattr__, which refuses)
+    def __copy__(self) -> "Layout":
+        return self
+
+    def __deepcopy__(self, memo: Any) -> "Layout":
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_mk, (self._shape, self._stride))
+
 
 _new = object.__new__
 _set_shape = Layout.__dict__["_shape"].__set__

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 else:
     from ..core.lazy import sympy
 from ..core.lazy import is_basic, is_expr
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 
 from ..core.errors import LayoutError
 from ..core.int_tuple import IntTuple, Underscore, leaf_str
@@ -86,6 +87,10 @@ class ComposedLayout:
         object.__setattr__(self, "layout_a", layout_a)
         object.__setattr__(self, "offset", offset)
         object.__setattr__(self, "layout_b", layout_b)
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ComposedLayout is immutable")

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 else:
     from ..core.lazy import sympy
 from ..core.lazy import is_basic
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 
 from ..core.errors import LayoutError, NotationError
 
@@ -80,6 +81,10 @@ class Swizzle:
         object.__setattr__(self, "bits", b)
         object.__setattr__(self, "base", m)
         object.__setattr__(self, "shift", s)
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Swizzle is immutable")

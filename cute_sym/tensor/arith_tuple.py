@@ -24,6 +24,7 @@ else:
     from ..core.lazy import sympy
 
 from ..core.errors import LayoutError
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.lazy import is_expr
 from ..core.int_tuple import fmt
 from ..core.integers import IntLike
@@ -96,6 +97,10 @@ class ScaledBasis:
     @property
     def modes(self) -> tuple[int, ...]:
         return self._modes
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ScaledBasis is immutable")
@@ -171,6 +176,10 @@ class ArithmeticTuple:
 
     def __init__(self, values: Any) -> None:
         object.__setattr__(self, "_v", tuple(_as_element(e) for e in values))
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ArithmeticTuple is immutable")

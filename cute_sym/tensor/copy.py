@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from ..core.errors import LayoutError, RankError
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.lazy import is_expr
 from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
 from ..core.integers import IntLike
@@ -326,6 +327,10 @@ class ThrCopy:
     def __init__(self, tiled_copy: TiledCopy, thr_idx: Any) -> None:
         object.__setattr__(self, "tiled_copy", tiled_copy)
         object.__setattr__(self, "thr_idx", _thread_index(thr_idx))
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ThrCopy is immutable")

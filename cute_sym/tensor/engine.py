@@ -28,6 +28,7 @@ else:
     from ..core.lazy import sympy
 
 from ..core.errors import LayoutError
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.lazy import is_expr
 from ..core.int_tuple import fmt
 from ..core.integers import IntLike, as_int_like
@@ -88,6 +89,10 @@ class Pointer:
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_dtype", dtype)
         object.__setattr__(self, "_offset", as_int_like(offset, "offset"))
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Pointer is immutable")
@@ -193,6 +198,10 @@ class ArrayEngine:
         object.__setattr__(self, "_array", array)
         object.__setattr__(self, "_offset", as_int_like(offset, "offset"))
 
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("ArrayEngine is immutable")
 
@@ -250,6 +259,10 @@ class CountingEngine:
         if type(coord) is tuple or isinstance(coord, list):
             coord = ArithmeticTuple(coord)
         object.__setattr__(self, "_coord", coord)
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("CountingEngine is immutable")

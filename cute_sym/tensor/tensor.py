@@ -21,6 +21,7 @@ else:
     from ..core.lazy import sympy
 
 from .. import swizzle as _alg
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.errors import LayoutError
 from ..core.lazy import is_basic
 from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
@@ -80,6 +81,10 @@ class Tensor:
                               "it needs a counting engine (make_identity_tensor, make_coord_tensor)")
         object.__setattr__(self, "_engine", engine)
         object.__setattr__(self, "_layout", layout)
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Tensor is immutable")

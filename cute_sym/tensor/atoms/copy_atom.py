@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Union
 
 from ...core.errors import LayoutError
+from ...core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ...swizzle import recast_layout
 from ...layout import Layout, size
 from .copy_traits import CopyTraits, Copy_Traits
@@ -93,6 +94,10 @@ class Copy_Atom:
         put(self, "ValLayoutRef", ref)
         put(self, "NumValSrc", _mode_size(src, 1))
         put(self, "NumValDst", _mode_size(dst, 1))
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")

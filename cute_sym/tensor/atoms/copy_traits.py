@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple
 
 from ...core.errors import LayoutError
+from ...core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ...layout import Layout, make_layout
 from .copy_types import sizeof_bits, type_name
 
@@ -135,6 +136,10 @@ class CopyTraits:
     def __init__(self, name: str, thr_id: Layout, src: Layout, dst: Layout, ref: Layout) -> None:
         for k, v in (("name", name), ("ThrID", thr_id), ("SrcLayout", src), ("DstLayout", dst), ("RefLayout", ref)):
             object.__setattr__(self, k, v)
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CopyTraits is immutable")
