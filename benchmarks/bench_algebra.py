@@ -390,6 +390,8 @@ class Call:
         self.cs_times: list[float] = []   # ns per call, one entry per batch
         self.py_times: list[float] = []
         self.sym_times: list[float] = []
+        self.pysym_times: list[float] = []     # pycute fed the same sympy symbols (symbolic pass)
+        self.pysym_ok = False
         self.cs_n = self.py_n = self.sym_n = 1
         sym_text, self.sym_values = symbolic_first_arg(self.nodes[0])
         self.sym_args = [sym_text] + self.args[1:]
@@ -404,6 +406,18 @@ class Call:
 
     def sym_inputs(self) -> list[Any]:
         return [cs.parse(self.sym_args[0], self.sym_symbols)] + [cs.parse(a) for a in self.args[1:]]
+
+    def pysym_inputs(self) -> list[Any]:
+        """pycute's arguments with the first layout's extents the same sympy symbols as cute_sym's."""
+        first = cs.parse(self.sym_args[0], self.sym_symbols)
+        return [pycute.Layout(_plain(first.shape), _plain(first.stride))] + [to_pycute(n) for n in self.nodes[1:]]
+
+
+def _plain(t: Any) -> Any:
+    """A cute_sym IntTuple as plain tuples of ints and sympy expressions (what pycute takes)."""
+    if isinstance(t, tuple):
+        return tuple(_plain(e) for e in t)
+    return int(t) if isinstance(t, int) else t
 
 
 def clear_caches(cold_sympy: bool = False) -> None:
@@ -559,6 +573,22 @@ def symbolic_pass(calls: list[Call], rounds: int, cold_sympy: bool, progress: bo
                     n += 1
                 c.sym_times.append(total / n)
                 c.sym_n = max(c.sym_n, n)
+                if c.py_fn is not None and (r == 0 or c.pysym_ok):
+                    total, n = 0, 0
+                    while total < BATCH_NS or n < 1:
+                        args = c.pysym_inputs()
+                        clear_caches(cold_sympy)
+                        t0 = clock()
+                        try:
+                            c.py_fn(*args)
+                            c.pysym_ok = c.pysym_ok or r == 0
+                        except Exception:  # noqa: BLE001 - a call pycute cannot run is not compared
+                            c.pysym_ok = False
+                            break
+                        total += clock() - t0
+                        n += 1
+                    if c.pysym_ok:
+                        c.pysym_times.append(total / n)
         finally:
             gc.enable()
         if progress:
@@ -669,6 +699,17 @@ def report(calls: list[Call], args: argparse.Namespace) -> dict[str, Any]:
               f"sum of medians {sum(meds) / 1e6:.2f} ms")
         verdict = "MET" if med(meds) < 1e6 else "NOT MET"
         print(f"  target: median well under 1 ms per call -> {verdict}")
+        over = [c for c in sym if med(c.sym_times) > 100_000]
+        print(f"  over 100 us: {len(over)} of {len(sym)} ({sum(c.sym_status == 'undecided' for c in over)} of them "
+              f"undecided)")
+        both = [c for c in sym if c.pysym_times]
+        if both:
+            faster = [c for c in both if med(c.sym_times) < med(c.pysym_times)]
+            bd = [c for c in both if c.sym_status in ("decided", "decided-weaker")]
+            print(f"  vs pycute fed the same sympy symbols ({len(both)} calls it runs): cute_sym faster on "
+                  f"{len(faster)}; on the decided ones {sum(1 for c in bd if c in faster)} of {len(bd)}; "
+                  f"sums {sum(med(c.sym_times) for c in both) / 1e6:.2f} ms vs "
+                  f"{sum(med(c.pysym_times) for c in both) / 1e6:.2f} ms")
         per_op_sym = {}
         for op in ops:
             cc = [c for c in sym if c.op == op]
