@@ -127,6 +127,30 @@ def _complement_sd(layout: Layout, fl_s: list[Any], fl_d: list[Any], cotarget: A
     return c._shape, c._stride
 
 
+def _by_mode_sd(s: Any, d: Any, tiler: tuple[Any, ...], f: Any) -> Any:
+    """``f(s_i, d_i, tiler_i)`` for each mode of the static ``s:d`` the tuple ``tiler`` covers, the
+    modes past it kept, as ``(shape, stride)``; None where ``f`` declines a mode or the tiler is
+    longer than the rank (the general path then raises "Too many modes in tiler").
+
+    >>> _by_mode_sd((8, 6), (1, 8), (2, 3), _divide_static)
+    (((2, 4), (3, 2)), ((1, 2), (8, 24)))
+    """
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    n = len(tiler)
+    if n > len(s):
+        return None
+    rs: list[Any] = []
+    rd: list[Any] = []
+    for i in range(n):
+        r = f(s[i], d[i], tiler[i])
+        if r is None:
+            return None
+        rs.append(r[0])
+        rd.append(r[1])
+    return tuple(rs) + s[n:], tuple(rd) + d[n:]
+
+
 def _divide_static(s: Any, d: Any, tiler: Any) -> Any:
     """logical_divide of the static mode ``s:d`` by ``tiler`` as ``(shape, stride)``; None where the
     tiler is not plain and static.
@@ -141,26 +165,7 @@ def _divide_static(s: Any, d: Any, tiler: Any) -> Any:
     """
     tt = type(tiler)
     if tt is tuple:
-        if type(s) is not tuple:
-            s, d = (s,), (d,)
-        n = len(tiler)
-        if n > len(s):
-            return None     # the general path raises "Too many modes in tiler"
-        rs: list[Any] = []
-        rd: list[Any] = []
-        for i in range(n):
-            t, x, y = tiler[i], s[i], d[i]
-            if type(t) is int and type(x) is int and x >= 2 and t >= 2 and y != 0:
-                q = -(-x // t)     # the one-mode case below, inline
-                rs.append((t, q))
-                rd.append((y, 0) if q == 1 else (y, t * y))
-                continue
-            r = _divide_static(x, y, t)
-            if r is None:
-                return None
-            rs.append(r[0])
-            rd.append(r[1])
-        return tuple(rs) + s[n:], tuple(rd) + d[n:]
+        return _by_mode_sd(s, d, tiler, _divide_static)
     if tiler is _:
         return s, d
     if tt is int and type(s) is int and s >= 2 and tiler >= 2 and d != 0:

@@ -22,7 +22,7 @@ from .coalesce import _bw_sd, _transform_layout
 from .complement import _complement, _complement_ints
 from .composition import _check_modes_add, _composition_cute, composition
 from .divide import (
-    _complement_sd, _compose_modes, _static_tiler, _tile_unzip, _unpack, _unpack_sd, _zip2_sd,
+    _by_mode_sd, _complement_sd, _compose_modes, _static_tiler, _tile_unzip, _unpack, _unpack_sd, _zip2_sd,
 )
 
 
@@ -78,20 +78,7 @@ def _product_static(block: Any, s: Any, d: Any, tiler: Any) -> Any:
     """
     tt = type(tiler)
     if tt is tuple:
-        if type(s) is not tuple:
-            s, d = (s,), (d,)
-        n = len(tiler)
-        if n > len(s):
-            return None     # the general path raises "Too many modes in tiler"
-        rs: list[Any] = []
-        rd: list[Any] = []
-        for i in range(n):
-            r = _product_static(None, s[i], d[i], tiler[i])
-            if r is None:
-                return None
-            rs.append(r[0])
-            rd.append(r[1])
-        return tuple(rs) + s[n:], tuple(rd) + d[n:]
+        return _by_mode_sd(s, d, tiler, _product_mode)
     if tt is Layout and (tiler._st or tiler._st is None and is_static_layout(tiler)):
         rest = _product_rest(block, s, d, tiler, tiler._shape, tiler._stride)
         return (s, rest[0]), (d, rest[1])
@@ -102,6 +89,11 @@ def _product_static(block: Any, s: Any, d: Any, tiler: Any) -> Any:
         return None
     rest = _product_rest(block, s, d, tiler if tt is Layout else None, t[0], t[1])
     return (s, rest[0]), (d, rest[1])
+
+
+def _product_mode(s: Any, d: Any, tiler: Any) -> Any:
+    """:func:`_product_static` of one mode (no block layout at hand)."""
+    return _product_static(None, s, d, tiler)
 
 
 def _leaves2(s: Any, d: Any) -> tuple[list[Any], list[Any]]:
