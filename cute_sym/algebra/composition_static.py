@@ -201,7 +201,6 @@ def _compose_ints(fs: Any, fd: Any, rs: Any, rd: Any, strict: bool,
         if len(fs) == 1:
             return rs, rd * fd[0]
         return _compose_static(fs, fd, rs, rd, strict)
-    last = len(fs) - 1
     out_s: list[Any] = []
     out_d: list[Any] = []
     for i in range(len(rs)):
@@ -214,20 +213,7 @@ def _compose_ints(fs: Any, fd: Any, rs: Any, rd: Any, strict: bool,
                 continue
             if modes is not None and s != 1:
                 modes.append((s, d))
-            j = 0       # _compose_static, its first loop inline
-            r = d
-            while j < last:
-                c = fs[j]
-                if r >= c > 0 and r % c == 0:
-                    r //= c
-                    j += 1
-                else:
-                    break
-            if j == last:
-                out_s.append(s)
-                out_d.append(r * fd[last])
-                continue
-            ms, md = _compose_fold(fs, fd, s, d, strict, j, r)
+            ms, md = _compose_static(fs, fd, s, d, strict)
         else:
             sub = _compose_ints(fs, fd, s, d, strict, modes)
             if sub is None:
