@@ -161,15 +161,14 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
         if type(profile) is tuple:
             return _transform_layout(layout, profile, coalesce)
         if layout._st:
-            rs, rd = _coalesce_static(layout._shape, layout._stride)
-            return _mk_static(rs, rd)
+            return coalesce_static(layout)
     s = leaves(layout._shape)
     d = leaves(layout._stride)
     n = len(s)
     if n == 0:
         return _mk(1, 0)
-    rs_, rd_ = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
-    return _mk(rs_, rd_)
+    rs, rd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
+    return _mk(rs, rd)
 
 
 def coalesce_static(layout: Layout) -> Layout:
@@ -286,57 +285,6 @@ def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Option
     for i in range(n):
         rs[i], rd[i] = _coalesce_static(s[i], d[i])   # type: ignore[index]
     return _mk_static(tuple(rs), tuple(rd))
-
-
-def _coalesce_ints(s0: tuple[Any, ...], d0: Any) -> Optional[Layout]:
-    """coalesce of a static layout of depth <= 2 in one pass (None otherwise)."""
-    r = _coalesce_int_lists(s0, d0)
-    if r is None:
-        return None
-    rs, rd = r
-    if len(rs) == 1:
-        return _mk(rs[0], rd[0])
-    return _mk(tuple(rs), tuple(rd))
-
-
-def _coalesce_int_lists(s0: Any, d0: Any) -> Optional[tuple[list[int], list[int]]]:
-    """The coalesced modes of a static layout of depth <= 2, front to back, as lists
-    (``[1], [0]`` when every extent is 1); None when a leaf is not static or it is deeper.
-
-    Merging ``s_i:d_i`` into the mode before it when ``s*d`` of that mode is
-    ``d_i`` gives CuTe's back-to-front answer: the same neighbours merge.
-    """
-    if type(s0) is not tuple:
-        if type(s0) is int and type(d0) is int:
-            return ([s0], [d0]) if s0 != 1 else ([1], [0])
-        return None
-    rs: list[int] = []
-    rd: list[int] = []
-    for i in range(len(s0)):
-        x = s0[i]
-        y = d0[i]
-        if type(x) is int and type(y) is int:
-            xs: Any = (x,)
-            ys: Any = (y,)
-        elif type(x) is tuple and type(y) is tuple and len(x) == len(y):
-            xs, ys = x, y
-        else:
-            return None
-        for j in range(len(xs)):
-            a = xs[j]
-            b = ys[j]
-            if type(a) is not int or type(b) is not int:
-                return None
-            if a == 1:
-                continue
-            if rs and rs[-1] * rd[-1] == b:
-                rs[-1] *= a
-            else:
-                rs.append(a)
-                rd.append(b)
-    if not rs:
-        return [1], [0]
-    return rs, rd
 
 
 def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool = True,
