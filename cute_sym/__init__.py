@@ -257,14 +257,7 @@ def composition(lhs: _Union[AnyLayout, Swizzle, Tensor], rhs: _Union[Tiler, Comp
                 ) -> _Union[AnyLayout, Tensor]: ...
 
 
-def _complement(layout: _Any, cotarget: _Any = None) -> _Any:
-    for c in _it.iter_leaves(cotarget) if cotarget is not None else ():
-        if type(c) is int and c < 1:
-            raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
-    return _alg.complement(layout, cotarget)
-
-
-def _complement_plain(layout: _Any, cotarget: _Any = None) -> _Any:
+def _check_cotarget(cotarget: _Any) -> None:
     if type(cotarget) is int:       # the usual cotarget, without the walk over leaves
         if cotarget < 1:
             raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
@@ -272,6 +265,15 @@ def _complement_plain(layout: _Any, cotarget: _Any = None) -> _Any:
         for c in _it.iter_leaves(cotarget):
             if type(c) is int and c < 1:
                 raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
+
+
+def _complement(layout: _Any, cotarget: _Any = None) -> _Any:
+    _check_cotarget(cotarget)
+    return _alg.complement(layout, cotarget)
+
+
+def _complement_plain(layout: _Any, cotarget: _Any = None) -> _Any:
+    _check_cotarget(cotarget)
     return _plain_alg.complement(layout, cotarget)
 
 
