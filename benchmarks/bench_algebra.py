@@ -748,7 +748,8 @@ def report(calls: list[Call], args: argparse.Namespace) -> dict[str, Any]:
             "pycute": {"status": c.py_status, "note": c.py_note, "n": c.py_n,
                        "median_us": med(c.py_times) / 1000 if c.py_times else None},
             "symbolic": {"status": c.sym_status, "note": c.sym_note,
-                         "median_us": med(c.sym_times) / 1000 if c.sym_times else None}})
+                         "median_us": med(c.sym_times) / 1000 if c.sym_times else None,
+                         "pycute_median_us": med(c.pysym_times) / 1000 if c.pysym_times else None}})
     return out
 
 

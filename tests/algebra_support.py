@@ -137,8 +137,20 @@ def _static_vs_symbolic(op: Any, L: Layout, mask: list[bool], *rest: Any, compar
         assert_same_function(want, got_s, f"{op.__name__}({text}) with {bind}")
     elif compare == "by_mode":
         assert same_function(want, got_s)
+        if not _coalesces_alike(L, sym, bind):
+            # a symbolic extent or stride keeps modes apart that these values merge (CuTe merges
+            # only static modes): the same function, its modes split differently
+            return
         for k in range(cs.rank(want)):
             assert same_function(want[k], got_s[k]), f"{op.__name__}({text}) with {bind}: mode {k}"
+
+
+def _coalesces_alike(L: Layout, sym: Layout, bind: dict[str, int]) -> bool:
+    """The symbolic layout, coalesced and then given the values, is the static one coalesced."""
+    try:
+        return str(to_static(cs.coalesce(sym), bind)) == str(cs.coalesce(L))
+    except cs.LayoutError:
+        return False
 
 
 MASKS = st.lists(st.booleans(), min_size=1, max_size=8)

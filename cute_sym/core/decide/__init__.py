@@ -63,9 +63,10 @@ def clear_caches(symbols: bool = False) -> None:
     ``symbols``: also forget the interned fresh symbols that stand for symbols with
     facts (with sympy's own cache, for a cold start from nothing).
     """
-    from .prove import _pin_walk, _powers, _prove_sym
+    from .prove import _MEMO, _pin_walk, _powers, _prove_sym
     from .reason import _bounds, _fresh
     for fn in (_prove_sym, _bounds, _powers, _pin_walk):
         fn.cache_clear()
+    _MEMO.clear()
     if symbols:
         _fresh.cache_clear()

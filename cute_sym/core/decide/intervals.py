@@ -7,6 +7,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     import sympy
 else:
     from ..lazy import sympy
@@ -15,14 +17,26 @@ from ..integers import symbol_facts
 from .base import Bound
 
 
+def _fraction() -> type[Fraction]:
+    from fractions import Fraction     # imported on first use: it pulls in decimal
+    return Fraction
+
+
 @lru_cache(maxsize=16384)
 def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
     if e.is_Number:
-        v = e if not e.is_Integer else int(e)
+        # Python Fractions, not sympy Rationals: every comparison of a sympy number goes
+        # through its relational machinery (tens of microseconds a bound)
+        if e.is_Integer:
+            return int(e), int(e)
+        v: Any = _fraction()(int(e.p), int(e.q)) if e.is_Rational else e
         return v, v
     if e.is_Symbol:
-        facts = symbol_facts(e)
-        return facts[1], facts[2]
+        d, slo, shi = symbol_facts(e)
+        if d > 1:       # the least and greatest multiple of the divisor in range
+            slo = None if slo is None else -(-slo // d) * d
+            shi = None if shi is None else (shi // d) * d
+        return slo, shi
     if e.is_Add:
         lo: Bound = 0
         hi: Bound = 0
@@ -53,9 +67,9 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
             k = -int(ex)
             bl, bh = _bounds(base)
             if bl is not None and bl > 0:       # 1/base**k decreases on a positive range
-                return (0 if bh is None else sympy.Rational(1, bh ** k)), sympy.Rational(1, bl ** k)
+                return (0 if bh is None else _fraction()(1, bh ** k)), _fraction()(1, bl ** k)
             if bh is not None and bh < 0 and k % 2 == 1:
-                return -sympy.Rational(1, (-bh) ** k), (0 if bl is None else -sympy.Rational(1, (-bl) ** k))
+                return -_fraction()(1, (-bh) ** k), (0 if bl is None else -_fraction()(1, (-bl) ** k))
         return None, None
     f = e.func
     if f is sympy.floor or f is sympy.ceiling:
@@ -104,6 +118,11 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
 
 def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
     (al, ah), (bl, bh) = x, y
+    if al is not None and bl is not None and al >= 0 and bl >= 0:
+        # the usual case (extents, strides): no infinities, no sign cases
+        if ah is not None and bh is not None:
+            return al * bl, ah * bh
+        return al * bl, (0 if ah == 0 or bh == 0 else None)
     inf = math.inf
     ends: list[Any] = []
     for p in (-inf if al is None else al, inf if ah is None else ah):

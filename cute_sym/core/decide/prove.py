@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, cast
 
 if TYPE_CHECKING:
     import sympy
@@ -13,6 +13,7 @@ from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
 from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides
+from .values import _divisor_of_monomial, divides_by_values
 from .witness import open_by_witnesses, open_divides_int_symbol
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
 
@@ -34,6 +35,128 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     """
     if type(a) is int and type(b) is int:
         return _prove_int(rel, a, b)
+    facts = _facts_in_force()
+    if not facts:
+        r = _front(rel, a, b)
+        if r is not _MISS:
+            return cast(Optional[bool], r)
+    key = (rel, a, b, facts)
+    r = _MEMO.get(key, _MISS)
+    if r is _MISS:
+        r = _prove(rel, a, b, facts)
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = r
+    return cast(Optional[bool], r)
+
+
+def _front(rel: Rel, a: Any, b: Any) -> Any:
+    """A (scaled) symbol against a number, the usual question of a fold, with no facts in force:
+    the symbol's own facts settle it in plain ints. ``_MISS``: left to the procedure."""
+    if type(b) is int:
+        if getattr(a, "is_Symbol", False):
+            return _symbol_int(rel, a, b)
+        if rel != "|" and rel in _FLIP and hasattr(a, "func"):
+            return _monotone_vs_int(rel, a, b)
+    elif type(a) is int:
+        if getattr(b, "is_Symbol", False):
+            return _int_symbol(rel, a, b)
+        if rel != "|" and rel in _FLIP and hasattr(b, "func"):
+            return _monotone_vs_int(_FLIP[rel], b, a)
+    return _MISS
+
+
+# ceil(x) rel c  <=>  x rel' c'  (and floor likewise), for an integer c
+_CEIL = {"<=": ("<=", 0), "<": ("<=", -1), ">=": (">", -1), ">": (">", 0)}
+_FLOOR = {"<=": ("<", 1), "<": ("<", 0), ">=": (">=", 0), ">": (">=", 1)}
+
+
+def _monotone_vs_int(rel: Rel, a: Any, c: int) -> Any:
+    """``a rel c`` (an order) for ``a`` = ``(p/q)*S``, ``ceiling`` or ``floor`` of one: the symbol
+    against a number, final (its own facts are all there is). ``_MISS``: another shape."""
+    f = a.func
+    if f is sympy.ceiling or f is sympy.floor:
+        if rel not in _CEIL:
+            return _MISS        # == is two bounds: left to the procedure
+        rel, shift = (_CEIL if f is sympy.ceiling else _FLOOR)[rel]
+        c += shift
+        a = a.args[0]
+    if a.is_Symbol:
+        return _symbol_vs_int(rel, a, c)
+    if a.is_Mul and len(a.args) == 2:
+        k, x = a.args        # (p/q) * symbol against c: p*symbol against c*q
+        if k.is_Rational and k.p > 0 and x.is_Symbol:
+            return _scaled_symbol_vs_int(rel, int(k.p), x, c * int(k.q))
+    return _MISS
+
+
+# An operation asks the same few questions again and again (each lhs mode, each retry of a
+# fold): the answer to a (relation, operands, facts in force) question never changes.
+_MEMO: dict[tuple[Any, ...], Optional[bool]] = {}
+_MEMO_MAX = 16384
+_MISS = object()
+
+
+# the most values of a symbol counted one by one to settle a divisibility question
+_ENUM_MAX = 256
+
+
+def _symbol_int(rel: Rel, a: Any, c: int) -> Any:
+    """``a rel c`` for a symbol ``a`` (no facts in force), read off its values (the multiples of
+    its divisor in its bounds, all of them possible); ``_MISS``: left to the procedure.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=4)
+    >>> _symbol_int("|", S, 8), _symbol_int("|", S, 2), _symbol_int("<", S, 4)
+    (None, False, False)
+    """
+    if rel != "|":
+        return _symbol_vs_int(rel, a, c) if rel in _FLIP else _MISS
+    if c == 0:
+        return True
+    d, lo, hi = symbol_facts(a)
+    if lo is None or lo < 1 or not a.is_integer:
+        return _MISS
+    first = -(-lo // d) * d
+    top = abs(c) if hi is None else min(hi, abs(c))
+    if (top - first) // d > _ENUM_MAX:
+        return _MISS
+    some = any(abs(c) % v == 0 for v in range(first, top + 1, d))
+    # a value above |c| (there is one when the bounds reach past it) divides nothing
+    every = (hi is not None and hi // d * d <= abs(c)) and all(abs(c) % v == 0 for v in range(first, top + 1, d))
+    if every:
+        return True
+    return None if some else False
+
+
+def _int_symbol(rel: Rel, c: int, b: Any) -> Any:
+    """``c rel b`` for a symbol ``b`` (no facts in force), as :func:`_symbol_int`.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=4)
+    >>> _int_symbol("|", 2, S), _int_symbol("|", 8, S), _int_symbol("<=", 4, S)
+    (True, None, True)
+    """
+    if rel != "|":
+        return _symbol_vs_int(_FLIP[rel], b, c) if rel in _FLIP else _MISS
+    if c == 0 or not b.is_integer:
+        return _MISS
+    d, lo, hi = symbol_facts(b)
+    if d % c == 0:
+        return True         # c divides the symbol's divisor
+    if hi is None or lo is None:
+        # infinitely many values: the multiples of lcm(c, d) among them and d*(k*c+1) not
+        return None
+    first = -(-lo // d) * d
+    if (hi - first) // d > _ENUM_MAX:
+        return _MISS
+    hits = [v % c == 0 for v in range(first, hi + 1, d)]
+    if hits and all(hits):
+        return True
+    return None if any(hits) else False
+
+
+def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optional[bool]:
     if rel not in _RELS:
         raise LayoutError(f"unknown relation {rel!r}")
     sa, sb = _sym(a), _sym(b)
@@ -41,8 +164,16 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         return _prove_int(rel, int(sa), int(sb))
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
-    facts = _facts_in_force()
     if rel == "|":
+        if not facts and sb.is_Integer and sb.p != 0:
+            # a monomial above |b| > 0 does not divide it (the full procedure's last check, on the
+            # same or weaker bounds: the symbols' own facts are all there is)
+            mlo = _monomial_lo(sa)
+            if mlo is not None and mlo[0] > abs(int(sb.p)) * mlo[1]:
+                return False
+        settled, small = divides_by_values(sa, sb)
+        if settled:
+            return small
         if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
             return True     # holds whatever the facts in force
         if not sa.is_Number and _monomial_divides(sa, sb):
@@ -51,22 +182,21 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
             return None     # holds at one allowed value, fails at another: open for any procedure
         if not facts and not sa.is_Number and _constant_ratio_not_int(sa, sb):
             return False    # b = q*a, q not an integer, a != 0 (the full procedure's reading of b/a)
-        if not facts and sb.is_Integer and sb.p != 0:
-            # a monomial above |b| > 0 does not divide it (the full procedure's last check, on the
-            # same or weaker bounds: the symbols' own facts are all there is)
-            mlo = _monomial_lo(sa)
-            if mlo is not None and mlo[0] > abs(int(sb.p)) * mlo[1]:
-                return False
     elif not facts:
         if sb.is_Integer:
             k, x = sa.as_coeff_Mul() if sa.is_Mul else (sympy.S.One, sa)
-            if x.is_Symbol and k.is_Integer and k.p > 0:    # final: the symbol's facts are all there is
-                return _scaled_symbol_vs_int(rel, int(k.p), x, int(sb))
+            if x.is_Symbol and k.is_Rational and k.p > 0:    # final: the symbol's facts are all there is
+                # (p/q)*x rel c  <=>  p*x rel c*q   (q > 0)
+                return _scaled_symbol_vs_int(rel, int(k.p), x, int(sb) * int(k.q))
         elif sa.is_Integer:
             k, x = sb.as_coeff_Mul() if sb.is_Mul else (sympy.S.One, sb)
-            if x.is_Symbol and k.is_Integer and k.p > 0:
-                return _scaled_symbol_vs_int(_FLIP[rel], int(k.p), x, int(sa))
+            if x.is_Symbol and k.is_Rational and k.p > 0:
+                return _scaled_symbol_vs_int(_FLIP[rel], int(k.p), x, int(sa) * int(k.q))
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
+        if quick is not None:
+            return quick
+    if rel != "|" and (sa.is_Mul or sb.is_Mul) and _product(sa) and _product(sb):
+        quick = _ratio_order(rel, sa, sb)
         if quick is not None:
             return quick
     if not facts:
@@ -76,6 +206,34 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         if pa is not sa or pb is not sb:
             return prove(rel, pa, pb)
     return _prove_sym(rel, sa, sb, facts)
+
+
+def _product(e: sympy.Expr) -> bool:
+    """A product of factors (no sum at the top): a quotient of two of them cancels their common factors."""
+    return bool(e.is_Mul or e.is_Pow or e.is_Symbol or e.func is sympy.ceiling or e.func is sympy.floor)
+
+
+def _ratio_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
+    """``a rel b`` for positive ``a``, ``b`` read off the bounds of ``b/a``, in which their common
+    factors cancel: ``c <= S*T*c/d`` for ``S*T >= 6 > d``. Sound with any facts in force (the
+    symbols' own bounds hold under them). None: not settled this way."""
+    la, lb = _bounds(a)[0], _bounds(b)[0]
+    if la is None or lb is None or la <= 0 or lb <= 0:
+        return None
+    lo, hi = _bounds(b / a)
+    if rel == "<=":
+        return True if lo is not None and lo >= 1 else (False if hi is not None and hi < 1 else None)
+    if rel == "<":
+        return True if lo is not None and lo > 1 else (False if hi is not None and hi <= 1 else None)
+    if rel == ">=":
+        return True if hi is not None and hi <= 1 else (False if lo is not None and lo > 1 else None)
+    if rel == ">":
+        return True if hi is not None and hi < 1 else (False if lo is not None and lo >= 1 else None)
+    differ = (lo is not None and lo > 1) or (hi is not None and hi < 1)
+    same = lo is not None and hi is not None and lo == 1 and hi == 1
+    if not differ and not same:
+        return None
+    return (rel == "==") == same
 
 
 def _monomial_divides(a: sympy.Expr, b: sympy.Expr) -> bool:
@@ -102,42 +260,9 @@ def _constant_ratio_not_int(a: sympy.Expr, b: sympy.Expr) -> bool:
     """Positive monomials with the same symbols and powers whose ratio ``b/a`` is not an integer."""
     pa = _powers(a)
     pb = _powers(b) if pa is not None else None
-    if pa is None or pb is None or not pa[2] or sorted(pa[2], key=str) != sorted(pb[2], key=str):
+    if pa is None or pb is None or not pa[2] or dict(pa[2]) != dict(pb[2]):
         return False
     return (pb[0] * pa[1]) % (pb[1] * pa[0]) != 0
-
-
-def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
-    """``n | b`` for ``b = c * s1**k1 * ...`` (integer ``c``, integer symbols, positive powers):
-    ``n`` divides ``c`` times the divisors the symbols carry. A sufficient test, from the structure."""
-    if n == 0:
-        return False
-    c, m = b.as_coeff_Mul()
-    if not c.is_Integer:
-        return False
-    v = int(c)
-    if v % n == 0:
-        return True
-    if m is sympy.S.One:
-        return False
-    # the factors of m read off its args (as_powers_dict builds a dict through sympy's machinery)
-    if m.is_Symbol or m.is_Pow:
-        factors: tuple[Any, ...] = (m,)
-    elif m.is_Mul:
-        factors = m.args
-    else:
-        return False
-    for f in factors:
-        if f.is_Symbol:
-            base, k = f, 1
-        elif f.is_Pow and f.args[1].is_Integer and f.args[1].p > 0:
-            base, k = f.args[0], int(f.args[1].p)
-        else:
-            return False
-        if not (base.is_Symbol and base.is_integer is True):
-            return False
-        v *= symbol_facts(base)[0] ** k
-    return v % n == 0
 
 
 def _quick_ratio(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:

@@ -156,9 +156,9 @@ def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
 
 
 def _frac_of(x: Any) -> Any:
-    """An int or sympy Rational bound as an int or a Python Fraction."""
+    """An int, Fraction or sympy Rational bound as an int or a Python Fraction."""
     from fractions import Fraction
-    return x if type(x) is int else Fraction(int(x.p), int(x.q))
+    return x if type(x) is int or type(x) is Fraction else Fraction(int(x.p), int(x.q))
 
 
 def _dominated_lo(e: sympy.Expr) -> Bound:
@@ -224,7 +224,7 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
         if lo is None:
             return None
         total += _frac_of(lo)
-    return int(total) if total.denominator == 1 else sympy.Rational(total.numerator, total.denominator)
+    return int(total) if total.denominator == 1 else total
 
 
 
@@ -529,4 +529,10 @@ def bounds(e: IntLike) -> tuple[Bound, Bound]:
         sub, _ = _structure(_scan(e)[0], facts)
         if sub:
             e = _subst(e, sub)
-    return _bounds(e)
+    lo, hi = _bounds(e)
+    return _public(lo), _public(hi)
+
+
+def _public(x: Bound) -> Any:
+    """A bound as users see it: an int, or a sympy Rational (the procedure keeps Fractions)."""
+    return x if x is None or type(x) is int else sympy.Rational(x.numerator, x.denominator)

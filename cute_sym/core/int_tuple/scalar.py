@@ -66,7 +66,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     a_nonneg = decide.prove(">=", a, 0)
     b_pos = decide.prove(">", b, 0)
     if a_nonneg and b_pos:
-        return norm(sympy.floor(sympy.sympify(a) / b))
+        return _pinned(sympy.floor(sympy.sympify(a) / b))
     if a_nonneg is None or b_pos is None:
         # the sign decides the rounding direction
         if a_nonneg is None:
@@ -157,8 +157,22 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
-        return norm(sympy.ceiling(sympy.sympify(a) / b))
+        return _pinned(sympy.ceiling(sympy.sympify(a) / b))
     return cdiv(sympy.sympify(a) + b - 1, b)
+
+
+def _pinned(q: Any) -> IntLike:
+    """A floor or ceiling the symbols' facts pin to one value (``ceil_div(16, S)`` for a
+    multiple ``S`` of 32 is 1) as that value, dynamic; else the formula.
+
+    @post equal to ``q`` at every value of the symbols their facts allow.
+    """
+    if q.is_Integer:
+        return norm(q)
+    lo, hi = decide.bounds(q)
+    if lo is not None and lo == hi:
+        return norm(sympy.Integer(lo))     # a known value, still dynamic (as CuTe computes it)
+    return norm(q)
 
 
 # ---------------------------------------------------------------- structure

@@ -1,0 +1,194 @@
+"""Values: the few values a formula can take, and divisibility read off them.
+
+Two sources, both from the symbols' own facts (so they hold whatever the facts in force):
+
+* a formula's bounds: every value lies in its interval (not every integer there need be one);
+* exactly, a ``Min`` of numbers and one nondecreasing formula of one symbol (``k*S``,
+  ``ceiling(k*S)``, ``floor(k*S)``, ``k > 0``): below the least number its values are
+  enumerated over the symbol's allowed values (multiples of its divisor in its bounds), and
+  from there on it is that number. ``min(4, S/3)`` for ``S`` a multiple of 6 takes 2 and 4.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
+
+from ..integers import symbol_facts
+from .intervals import _bounds
+
+# an interval of at most this many integers is read value by value
+_SMALL_RANGE = 16
+# the most allowed values of a symbol enumerated for one formula
+_ENUM_MAX = 256
+
+
+def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
+    """``(values, exact)``: every value of ``e`` is in ``values``, and with ``exact`` each of
+    them is taken at some allowed value of the symbols; None when there are too many.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=6)
+    >>> value_set(sympy.Min(4, S / 3, evaluate=False))
+    (frozenset({2, 4}), True)
+    >>> value_set(sympy.ceiling(sympy.Integer(8) / Dyn("T", divisible_by=4)))
+    (frozenset({1, 2}), False)
+    """
+    if e.is_Atom:
+        return None     # a number is decided elsewhere; a symbol's values are its own facts
+    if e.func is sympy.Min:
+        vals = _min_values(e)
+        if vals is not None:
+            return vals, True
+    lo, hi = _bounds(e)
+    if lo is None or hi is None:
+        return None
+    lo_i, hi_i = math.ceil(lo), math.floor(hi)     # e is an integer
+    if hi_i - lo_i >= _SMALL_RANGE:
+        return None
+    return frozenset(range(lo_i, hi_i + 1)), False
+
+
+def _min_values(e: sympy.Expr) -> Optional[frozenset[int]]:
+    """The values of ``Min(c1, .., cn, f(S))`` (numbers ``ci``, ``f`` nondecreasing), exactly."""
+    ints: list[int] = []
+    f: Any = None
+    for x in e.args:
+        if x.is_Integer:
+            ints.append(int(x))
+        elif f is None:
+            f = x
+        else:
+            return None
+    form = _monotone(f) if f is not None and ints else None
+    if form is None:
+        return None
+    sym, k, rnd = form
+    cmin = min(ints)
+    d, lo, hi = symbol_facts(sym)
+    if lo is None or sym.is_integer is not True:
+        return None     # no least value to count from
+    s = -(-lo // d) * d
+    vals: set[int] = set()
+    for _ in range(_ENUM_MAX):
+        if hi is not None and s > hi:
+            return frozenset(vals)      # every allowed value seen: the number never reached
+        v = rnd(k * s)
+        if v is None:
+            return None     # not an integer here: not a formula of the algebra
+        if v >= cmin:
+            vals.add(cmin)  # here and at every larger value (f does not decrease)
+            return frozenset(vals)
+        vals.add(v)
+        s += d
+    return None
+
+
+def _monotone(f: Any) -> Optional[tuple[Any, Any, Callable[[Any], Optional[int]]]]:
+    """``f`` as ``(S, k, round)`` with ``f(S) = round(k*S)``, ``k > 0``; None for other shapes."""
+    rnd: Callable[[Any], Optional[int]] = _exact
+    if f.func is sympy.ceiling or f.func is sympy.floor:
+        rnd = _ceil if f.func is sympy.ceiling else _floor
+        f = f.args[0]
+    if f.is_Symbol:
+        return f, 1, rnd
+    if f.is_Mul and len(f.args) == 2:
+        k, x = f.args
+        if k.is_Rational and k.p > 0 and x.is_Symbol:
+            from fractions import Fraction
+            return x, Fraction(int(k.p), int(k.q)), rnd
+    return None
+
+
+def _exact(x: Any) -> Optional[int]:
+    return int(x) if x == int(x) else None
+
+
+def _ceil(x: Any) -> Optional[int]:
+    return int(math.ceil(x))
+
+
+def _floor(x: Any) -> Optional[int]:
+    return int(math.floor(x))
+
+
+def divides_by_values(a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool]]:
+    """``a | b`` read off the values of one operand: ``(settled, answer)``; a settled None is
+    open (an exact set with values that divide and values that do not).
+
+    @post a True (False) answer holds (fails) at every value of the symbols their facts allow.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=4)
+    >>> divides_by_values(sympy.Min(2, sympy.ceiling(S / 8), evaluate=False), sympy.Integer(2))
+    (True, True)
+    >>> divides_by_values(sympy.Min(4, S / 2, evaluate=False), sympy.Integer(4))
+    (True, True)
+    >>> divides_by_values(sympy.Min(12, S, evaluate=False), sympy.Integer(16))
+    (True, None)
+    """
+    va = value_set(a)
+    if va is not None:
+        vals, exact = va
+        if b.is_Integer:
+            c = int(b)
+            ok = [(c % k == 0) if k else (c == 0) for k in vals]
+            if all(ok):
+                return True, True
+            if not any(ok):
+                return True, False
+            return exact, None
+        # every value of a divides b (b a monomial: through the divisors its symbols carry)
+        if 0 not in vals and all(_divisor_of_monomial(abs(k), b) for k in vals):
+            return True, True
+        return False, None
+    if a.is_Integer and a.p != 0:
+        vb = value_set(b)
+        if vb is not None:
+            n = abs(int(a))
+            hits = [k % n == 0 for k in vb[0]]
+            if all(hits):
+                return True, True
+            if not any(hits):
+                return True, False
+            return vb[1], None
+    return False, None
+
+
+def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
+    """``n | b`` for ``b = c * s1**k1 * ...`` (integer ``c``, integer symbols, positive powers):
+    ``n`` divides ``c`` times the divisors the symbols carry. A sufficient test, from the structure."""
+    if n == 0:
+        return False
+    c, m = b.as_coeff_Mul()
+    if not c.is_Integer:
+        return False
+    v = int(c)
+    if v % n == 0:
+        return True
+    if m is sympy.S.One:
+        return False
+    # the factors of m read off its args (as_powers_dict builds a dict through sympy's machinery)
+    if m.is_Symbol or m.is_Pow:
+        factors: tuple[Any, ...] = (m,)
+    elif m.is_Mul:
+        factors = m.args
+    else:
+        return False
+    for f in factors:
+        if f.is_Symbol:
+            base, k = f, 1
+        elif f.is_Pow and f.args[1].is_Integer and f.args[1].p > 0:
+            base, k = f.args[0], int(f.args[1].p)
+        else:
+            return False
+        if not (base.is_Symbol and base.is_integer is True):
+            return False
+        v *= symbol_facts(base)[0] ** k
+    return v % n == 0
+
+

@@ -1,0 +1,155 @@
+"""The decision procedure's cheap paths (a symbol against a number, the few values of a one-symbol
+formula, the ratio of two products) checked value by value: a True answer holds and a False answer
+fails at every allowed value of the symbols; an answer the paths call open is seen both ways."""
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from typing import Any, Callable, Optional
+
+import pytest
+import sympy
+from hypothesis import given, settings, strategies as st
+
+from cute_sym import Dyn
+from cute_sym.core import decide
+from cute_sym.core.decide.prove import _front, _MISS, _ratio_order
+from cute_sym.core.decide.values import divides_by_values, value_set
+
+RELS = ("==", "!=", "<", "<=", ">", ">=")
+# (divisor, min, max) of the symbol S
+FACTS = [(1, None, None), (2, None, None), (4, None, None), (6, None, None), (8, None, None),
+         (4, 8, None), (2, None, 12), (3, 3, 30)]
+# how many allowed values are tried for an unbounded symbol (every threshold below is under it)
+SPAN = 400
+
+
+def _symbol(d: int, lo: Optional[int], hi: Optional[int]) -> Any:
+    return Dyn("S", divisible_by=d, min=lo, max=hi)
+
+
+def _allowed(d: int, lo: Optional[int], hi: Optional[int]) -> list[int]:
+    first = -(-(lo if lo is not None else 1) // d) * d
+    last = hi if hi is not None else first + SPAN * d
+    return list(range(first, last + 1, d))
+
+
+def _truth(rel: str, x: Any, y: Any) -> bool:
+    if rel == "|":
+        return bool(y == 0) if x == 0 else bool(y % x == 0)
+    return {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[rel]
+
+
+def _check(answer: Optional[bool], truths: list[bool], what: str, open_is_final: bool) -> None:
+    if answer is True:
+        assert all(truths), f"{what}: proved, but fails at some allowed value"
+    elif answer is False:
+        assert not any(truths), f"{what}: refuted, but holds at some allowed value"
+    elif open_is_final:
+        assert any(truths) and not all(truths), f"{what}: called open, but is the same everywhere"
+
+
+# one-symbol formulas, as sympy expressions and as Python functions of the symbol's value
+def _forms(S: Any) -> list[tuple[Any, Callable[[int], Fraction]]]:
+    out: list[tuple[Any, Callable[[int], Fraction]]] = []
+    for p, q in ((1, 1), (1, 2), (3, 2), (1, 8), (2, 3)):
+        k = sympy.Rational(p, q)
+        fk = Fraction(p, q)
+        out.append((k * S, lambda s, fk=fk: fk * s))
+        out.append((sympy.ceiling(k * S), lambda s, fk=fk: Fraction(math.ceil(fk * s))))
+        out.append((sympy.floor(k * S), lambda s, fk=fk: Fraction(math.floor(fk * s))))
+    return out
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_symbol_and_scaled_symbol_against_numbers(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """``_front``: a (scaled, rounded) symbol against a number is decided exactly, in plain ints."""
+    S = _symbol(*facts)
+    vals = _allowed(*facts)
+    for e, f in [(S, lambda s: Fraction(s))] + _forms(S):
+        values = [f(s) for s in vals]
+        if any(v.denominator != 1 for v in values):
+            continue    # not an integer at every allowed value: not a formula of the algebra
+        ints = [int(v) for v in values]
+        for rel in RELS + ("|",):
+            for c in range(-3, 40):
+                for flip in (False, True):
+                    a, b = (c, e) if flip else (e, c)
+                    r = _front(rel, a, b)
+                    if r is _MISS:
+                        continue
+                    truths = [_truth(rel, c, v) if flip else _truth(rel, v, c) for v in ints]
+                    # final: the symbol's values are all there are (bounded: the whole range is seen)
+                    final = rel != "|" or facts[2] is not None or not flip
+                    _check(r, truths, f"{a} {rel} {b} with S in {facts}", open_is_final=final and bool(truths))
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_min_values_are_exact(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """``value_set`` of ``Min(c, f(S))``: exactly the values taken; and divisibility read off them."""
+    S = _symbol(*facts)
+    vals = _allowed(*facts)
+    for (fe, f), c in itertools.product(_forms(S), (1, 2, 3, 4, 6, 8, 12)):
+        e = sympy.Min(c, fe, evaluate=False)
+        if any(f(s).denominator != 1 for s in vals):
+            continue    # not an integer at every allowed value: not a formula of the algebra
+        taken = {min(Fraction(c), f(s)) for s in vals}
+        got = value_set(e)
+        if got is None:
+            continue
+        vs, exact = got
+        if exact:
+            assert taken == {Fraction(v) for v in vs}, f"{e}: {sorted(vs)} but takes {sorted(taken)}"
+        else:
+            assert taken <= {Fraction(v) for v in vs}, f"{e}: {sorted(vs)} misses values"
+        for n in (1, 2, 4, 6, 8, 12, 24):
+            settled, r = divides_by_values(e, sympy.Integer(n))
+            if settled:
+                _check(r, [_truth("|", v, n) for v in taken], f"{e} | {n}", open_is_final=True)
+            settled, r = divides_by_values(sympy.Integer(n), e)
+            if settled:
+                _check(r, [_truth("|", n, v) for v in taken], f"{n} | {e}", open_is_final=True)
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_prove_on_min_formulas_is_sound(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """Through the public entry (memo, quick paths and the full reasoning together)."""
+    S = _symbol(*facts)
+    vals = _allowed(*facts)
+    for (fe, f), c in itertools.product(_forms(S)[:6], (2, 4, 8)):
+        e = sympy.Min(c, fe, evaluate=False)
+        values = [min(Fraction(c), f(s)) for s in vals]
+        if any(v.denominator != 1 for v in values):
+            continue
+        for rel, n in itertools.product(RELS + ("|",), (1, 2, 4, 8)):
+            decide.clear_caches()
+            r = decide.prove(rel, e, n)
+            _check(r, [_truth(rel, v, n) for v in values], f"{e} {rel} {n}", open_is_final=False)
+
+
+A = Dyn("A", divisible_by=2)
+B = Dyn("B", divisible_by=3)
+C = Dyn("C", divisible_by=4)
+FACTORS = [A, B, C, sympy.ceiling(8 / C), sympy.ceiling(C / 8), sympy.Integer(2), sympy.Integer(3)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(FACTORS), min_size=1, max_size=3),
+       st.lists(st.sampled_from(FACTORS), min_size=1, max_size=3),
+       st.lists(st.sampled_from(FACTORS), max_size=2),
+       st.sampled_from(RELS),
+       st.lists(st.tuples(st.integers(1, 30), st.integers(1, 30), st.integers(1, 30)), min_size=8, max_size=12))
+def test_ratio_order_is_sound(fa: list[Any], fb: list[Any], common: list[Any], rel: str,
+                              values: list[tuple[int, int, int]]) -> None:
+    """``_ratio_order``: two products with common factors, compared through their ratio's bounds."""
+    a = sympy.Mul(*(fa + common))
+    b = sympy.Mul(*(fb + common))
+    if not (a.is_Mul or b.is_Mul):
+        return
+    r = _ratio_order(rel, a, b)
+    if r is None:
+        return
+    for x, y, z in values:
+        sub = {A: 2 * x, B: 3 * y, C: 4 * z}
+        assert _truth(rel, a.xreplace(sub), b.xreplace(sub)) == r, f"{a} {rel} {b} at {sub}: not {r}"
