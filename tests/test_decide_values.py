@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from cute_sym import Dyn
 from cute_sym.core import decide
 from cute_sym.core.decide.prove import _front, _MISS, _ratio_order
-from cute_sym.core.decide.values import divides_by_values, value_set
+from cute_sym.core.decide.values import divides_by_values, order_by_values, value_set
 
 RELS = ("==", "!=", "<", "<=", ">", ">=")
 # (divisor, min, max) of the symbol S
@@ -110,11 +110,19 @@ def test_min_values_are_exact(facts: tuple[int, Optional[int], Optional[int]]) -
             settled, r = divides_by_values(sympy.Integer(n), e)
             if settled:
                 _check(r, [_truth("|", n, v) for v in taken], f"{n} | {e}", open_is_final=True)
+            for rel in RELS:
+                settled, r = order_by_values(rel, e, sympy.Integer(n))
+                if settled:
+                    _check(r, [_truth(rel, v, n) for v in taken], f"{e} {rel} {n}", open_is_final=True)
+                settled, r = order_by_values(rel, sympy.Integer(n), e)
+                if settled:
+                    _check(r, [_truth(rel, n, v) for v in taken], f"{n} {rel} {e}", open_is_final=True)
 
 
 @pytest.mark.parametrize("facts", FACTS)
 def test_prove_on_min_formulas_is_sound(facts: tuple[int, Optional[int], Optional[int]]) -> None:
-    """Through the public entry (memo, quick paths and the full reasoning together)."""
+    """Through the public entry (memo, quick paths and the full reasoning together), with a
+    constant difference among the questions."""
     S = _symbol(*facts)
     vals = _allowed(*facts)
     for (fe, f), c in itertools.product(_forms(S)[:6], (2, 4, 8)):
@@ -126,6 +134,9 @@ def test_prove_on_min_formulas_is_sound(facts: tuple[int, Optional[int], Optiona
             decide.clear_caches()
             r = decide.prove(rel, e, n)
             _check(r, [_truth(rel, v, n) for v in values], f"{e} {rel} {n}", open_is_final=False)
+        for rel, n in itertools.product(RELS, (-1, 0, 2)):
+            r = decide.prove(rel, e + n, e)
+            _check(r, [_truth(rel, v + n, v) for v in values], f"{e} + {n} {rel} {e}", open_is_final=False)
 
 
 A = Dyn("A", divisible_by=2)

@@ -42,7 +42,8 @@ True
 
 The procedure is a small package, each module importing only those before it:
 ``base`` (relations, facts, the static path), ``intervals``, ``reason`` (facts as structure,
-intervals, orderings), ``divisibility``, ``witness``, ``prove``, ``guards`` (``require``,
+intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values of a formula),
+``prove``, ``guards`` (``require``,
 ``require_any``, ``collect_guards``, the facts as text) and ``assume``.
 """
 from .base import Bound, Fact, Rel

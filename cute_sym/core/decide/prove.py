@@ -13,7 +13,7 @@ from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
 from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides
-from .values import _divisor_of_monomial, divides_by_values
+from .values import _divisor_of_monomial, divides_by_values, order_by_values
 from .witness import open_by_witnesses, open_divides_int_symbol
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
 
@@ -172,7 +172,7 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
             if mlo is not None and mlo[0] > abs(int(sb.p)) * mlo[1]:
                 return False
         settled, small = divides_by_values(sa, sb)
-        if settled:
+        if settled and (small is not None or not facts):     # open: for the symbols' own facts only
             return small
         if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
             return True     # holds whatever the facts in force
@@ -195,6 +195,17 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         quick = _quick_vs_int(rel, sa, int(sb)) if sb.is_Integer else _quick_ratio(rel, sa, sb)
         if quick is not None:
             return quick
+    if rel != "|":
+        if sa.is_Integer or sb.is_Integer:
+            settled, quick = order_by_values(rel, sa, sb)
+            if settled and (quick is not None or not facts):
+                return quick
+        elif sa.is_Add or sb.is_Add:
+            d = sb - sa
+            if d.is_Integer:        # a constant difference: S - 1 < S
+                k = int(d)
+                # a > b is 0 < a - b; a >= b is 0 <= a - b
+                return _verdict(rel, k, k) if rel in _AS_IS else _verdict(_AS_IS_OF[rel], -k, -k)
     if rel != "|" and (sa.is_Mul or sb.is_Mul) and _product(sa) and _product(sb):
         quick = _ratio_order(rel, sa, sb)
         if quick is not None:
@@ -206,6 +217,11 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         if pa is not sa or pb is not sb:
             return prove(rel, pa, pb)
     return _prove_sym(rel, sa, sb, facts)
+
+
+# _verdict(rel, d, d) answers 0 rel d: a rel b on d = b - a for these, on a - b for > and >=
+_AS_IS = ("<", "<=", "==", "!=")
+_AS_IS_OF = {">": "<", ">=": "<="}
 
 
 def _product(e: sympy.Expr) -> bool:

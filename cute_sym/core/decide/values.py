@@ -116,6 +116,40 @@ def _floor(x: Any) -> Optional[int]:
     return int(math.floor(x))
 
 
+_OPS: dict[str, Callable[[int, int], bool]] = {"==": lambda x, c: x == c, "!=": lambda x, c: x != c, "<": lambda x, c: x < c,
+        "<=": lambda x, c: x <= c, ">": lambda x, c: x > c, ">=": lambda x, c: x >= c}
+_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def order_by_values(rel: str, a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool]]:
+    """``a rel b`` (an order or equality, one side a number) read off the other side's values,
+    as :func:`divides_by_values`.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=6)
+    >>> order_by_values("==", sympy.Min(4, S / 3, evaluate=False), sympy.Integer(0))
+    (True, False)
+    >>> order_by_values("<", sympy.Integer(3), sympy.Min(4, S / 3, evaluate=False))
+    (True, None)
+    """
+    if b.is_Integer:
+        e, c = a, int(b)
+    elif a.is_Integer:
+        e, c, rel = b, int(a), _FLIP[rel]
+    else:
+        return False, None
+    ve = value_set(e)
+    if ve is None:
+        return False, None
+    op = _OPS[rel]
+    hits = [op(v, c) for v in ve[0]]
+    if all(hits):
+        return True, True
+    if not any(hits):
+        return True, False
+    return ve[1], None
+
+
 def divides_by_values(a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool]]:
     """``a | b`` read off the values of one operand: ``(settled, answer)``; a settled None is
     open (an exact set with values that divide and values that do not).
