@@ -55,7 +55,7 @@ def thread_groups(mma: TiledMMA, ignore: set[int]) -> list[list[int]]:
     return list(groups.values())
 
 
-@pytest.mark.parametrize("atom, atom_layout", itertools.product(ATOMS, ATOM_LAYOUTS))
+@pytest.mark.parametrize("atom, atom_layout", list(itertools.product(ATOMS, ATOM_LAYOUTS)))
 def test_tv_layouts_cover_each_tile(atom: str, atom_layout: Any) -> None:
     mma = make_tiled_mma(atom, atom_layout)
     TM, TN, TK = (mma.tile_size_mnk(k) for k in range(3))
