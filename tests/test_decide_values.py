@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from cute_sym import Dyn
 from cute_sym.core import decide
 from cute_sym.core.decide.prove import _front, _MISS, _ratio_order
-from cute_sym.core.decide.values import divides_by_values, order_by_values, value_set
+from cute_sym.core.decide.values import disjunction_by_values, divides_by_values, order_by_values, value_set
 
 RELS = ("==", "!=", "<", "<=", ">", ">=")
 # (divisor, min, max) of the symbol S
@@ -164,3 +164,22 @@ def test_ratio_order_is_sound(fa: list[Any], fb: list[Any], common: list[Any], r
     for x, y, z in values:
         sub = {A: 2 * x, B: 3 * y, C: 4 * z}
         assert _truth(rel, a.xreplace(sub), b.xreplace(sub)) == r, f"{a} {rel} {b} at {sub}: not {r}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(FACTS),
+       st.lists(st.tuples(st.sampled_from(RELS + ("|",)), st.booleans(), st.integers(-4, 40)), min_size=1, max_size=3))
+def test_disjunction_by_values(facts: tuple[int, Optional[int], Optional[int]],
+                               alts: list[tuple[str, bool, int]]) -> None:
+    """One symbol against numbers: True exactly when some alternative holds at every allowed value
+    (checked over many more values than the procedure looks at), False when one value fails all."""
+    S = _symbol(*facts)
+    qs = [(rel, S, c) if left else (rel, c, S) for rel, left, c in alts]
+    r = disjunction_by_values(qs)
+    if r is None:
+        return
+    first = -(-(facts[1] or 1) // facts[0]) * facts[0]
+    last = facts[2] if facts[2] is not None else first + 2000 * facts[0]
+    ok = [any(_truth(rel, v, c) if left else _truth(rel, c, v) for rel, left, c in alts)
+          for v in range(first, last + 1, facts[0])]
+    assert r == all(ok), f"{qs}: {r}"

@@ -17,6 +17,7 @@ from ..integers import IntLike
 from .base import _GUARDS, Fact, Rel, _facts_in_force, _prove_int, _sym
 from .prove import _prove_sym, prove
 from .reason import _expand, _scan
+from .values import disjunction_by_values
 
 
 
@@ -438,8 +439,11 @@ def require_any(alternatives: Sequence[tuple[Rel, IntLike, IntLike]], *, why: st
             open_.append((rel, a, b))
     if not open_:
         return False
-    if len(open_) > 1 and _by_cases(open_):
-        return True
+    if len(open_) > 1:
+        # one symbol against numbers: its values settle the disjunction; else by cases
+        by_values = disjunction_by_values(open_) if not _facts_in_force() else None
+        if by_values if by_values is not None else _by_cases(open_):
+            return True
     g = _GUARDS.get()
     if g is None:
         raise _Undecided(tuple(open_), why)

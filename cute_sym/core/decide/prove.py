@@ -39,7 +39,7 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     if not facts:
         r = _front(rel, a, b)
         if r is not _MISS:
-            return cast(Optional[bool], r)
+            return cast("Optional[bool]", r)
     key = (rel, a, b, facts)
     r = _MEMO.get(key, _MISS)
     if r is _MISS:
@@ -47,7 +47,7 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
         if len(_MEMO) >= _MEMO_MAX:
             _MEMO.clear()
         _MEMO[key] = r
-    return cast(Optional[bool], r)
+    return cast("Optional[bool]", r)
 
 
 def _front(rel: Rel, a: Any, b: Any) -> Any:
@@ -196,6 +196,9 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         if quick is not None:
             return quick
     if rel != "|":
+        quick = _interval_order(rel, sa, sb)
+        if quick is not None:
+            return quick
         if sa.is_Integer or sb.is_Integer:
             settled, quick = order_by_values(rel, sa, sb)
             if settled and (quick is not None or not facts):
@@ -206,6 +209,10 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
                 k = int(d)
                 # a > b is 0 < a - b; a >= b is 0 <= a - b
                 return _verdict(rel, k, k) if rel in _AS_IS else _verdict(_AS_IS_OF[rel], -k, -k)
+            if not facts:
+                r = _linear_order(rel, d)
+                if r is not _MISS:
+                    return cast("Optional[bool]", r)
     if rel != "|" and (sa.is_Mul or sb.is_Mul) and _product(sa) and _product(sb):
         quick = _ratio_order(rel, sa, sb)
         if quick is not None:
@@ -217,6 +224,47 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         if pa is not sa or pb is not sb:
             return prove(rel, pa, pb)
     return _prove_sym(rel, sa, sb, facts)
+
+
+def _interval_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
+    """``a rel b`` when the two sides' bounds (their symbols' own facts: sound under any facts
+    in force) do not overlap, or pin both to one value. None: not settled this way."""
+    la, ha = _bounds(a)
+    lb, hb = _bounds(b)
+    lt = ha is not None and lb is not None and ha < lb      # every a below every b
+    le = ha is not None and lb is not None and ha <= lb
+    gt = la is not None and hb is not None and la > hb
+    ge = la is not None and hb is not None and la >= hb
+    if rel == "<":
+        return True if lt else (False if ge else None)
+    if rel == "<=":
+        return True if le else (False if gt else None)
+    if rel == ">":
+        return True if gt else (False if le else None)
+    if rel == ">=":
+        return True if ge else (False if lt else None)
+    if lt or gt:
+        return rel == "!="
+    if le and ge:       # both pinned to the same value
+        return rel == "=="
+    return None
+
+
+def _linear_order(rel: Rel, d: sympy.Expr) -> Any:
+    """``a rel b`` for ``d = b - a = c + k*S`` (one symbol, no facts in force): the scaled symbol
+    against a number, exactly. ``_MISS``: another shape."""
+    c, rest = d.as_coeff_Add()
+    if not c.is_Integer:
+        return _MISS
+    if rel not in _AS_IS:       # a > b is 0 < a - b = -d
+        rel, c, rest = _AS_IS_OF[rel], -c, -rest
+    k, x = rest.as_coeff_Mul()
+    if not (k.is_Rational and x.is_Symbol) or k == 0:
+        return _MISS
+    if k > 0:       # 0 rel c + k*x  <=>  k*x FLIP(rel) -c
+        return _scaled_symbol_vs_int(_FLIP[rel], int(k.p), x, -int(c) * int(k.q))
+    # 0 rel c - |k|*x  <=>  |k|*x rel c
+    return _scaled_symbol_vs_int(rel, int(-k.p), x, int(c) * int(k.q))
 
 
 # _verdict(rel, d, d) answers 0 rel d: a rel b on d = b - a for these, on a - b for > and >=

@@ -44,6 +44,10 @@ def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
         vals = _min_values(e)
         if vals is not None:
             return vals, True
+    elif e.is_Mul and len(e.args) == 2 and e.args[0].is_Rational:
+        scaled = _scaled_values(e.args[0], e.args[1])
+        if scaled is not None:
+            return scaled
     lo, hi = _bounds(e)
     if lo is None or hi is None:
         return None
@@ -51,6 +55,26 @@ def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
     if hi_i - lo_i >= _SMALL_RANGE:
         return None
     return frozenset(range(lo_i, hi_i + 1)), False
+
+
+def _scaled_values(k: Any, x: Any) -> Optional[tuple[frozenset[int], bool]]:
+    """The values of ``k * x`` or ``k / x`` (``k`` a number, ``x`` a formula with few values):
+    ``2/min(2, ceil_div(S,8))`` takes 2 and 1."""
+    inv = x.is_Pow and x.exp == -1
+    inner = value_set(x.base if inv else x)
+    if inner is None:
+        return None
+    from fractions import Fraction
+    kf = Fraction(int(k.p), int(k.q))
+    out: set[int] = set()
+    for v in inner[0]:
+        if inv and v == 0:
+            return None
+        w = kf / v if inv else kf * v
+        if w.denominator != 1:
+            return None     # not an integer at this value: not read this way
+        out.add(int(w))
+    return frozenset(out), inner[1]
 
 
 def _min_values(e: sympy.Expr) -> Optional[frozenset[int]]:
@@ -67,7 +91,7 @@ def _min_values(e: sympy.Expr) -> Optional[frozenset[int]]:
     form = _monotone(f) if f is not None and ints else None
     if form is None:
         return None
-    sym, k, rnd = form
+    sym, p, q, rnd = form
     cmin = min(ints)
     d, lo, hi = symbol_facts(sym)
     if lo is None or sym.is_integer is not True:
@@ -77,9 +101,13 @@ def _min_values(e: sympy.Expr) -> Optional[frozenset[int]]:
     for _ in range(_ENUM_MAX):
         if hi is not None and s > hi:
             return frozenset(vals)      # every allowed value seen: the number never reached
-        v = rnd(k * s)
-        if v is None:
-            return None     # not an integer here: not a formula of the algebra
+        n = p * s       # f(s) = rnd(n / q), in ints
+        if rnd == 0:
+            if n % q:
+                return None     # not an integer here: not a formula of the algebra
+            v = n // q
+        else:
+            v = -(-n // q) if rnd > 0 else n // q
         if v >= cmin:
             vals.add(cmin)  # here and at every larger value (f does not decrease)
             return frozenset(vals)
@@ -88,32 +116,80 @@ def _min_values(e: sympy.Expr) -> Optional[frozenset[int]]:
     return None
 
 
-def _monotone(f: Any) -> Optional[tuple[Any, Any, Callable[[Any], Optional[int]]]]:
-    """``f`` as ``(S, k, round)`` with ``f(S) = round(k*S)``, ``k > 0``; None for other shapes."""
-    rnd: Callable[[Any], Optional[int]] = _exact
+def _monotone(f: Any) -> Optional[tuple[Any, int, int, int]]:
+    """``f`` as ``(S, p, q, round)`` with ``f(S) = round(p*S/q)``, ``p, q > 0``; ``round`` is 0
+    (exact), 1 (ceiling) or -1 (floor). None for other shapes."""
+    rnd = 0
     if f.func is sympy.ceiling or f.func is sympy.floor:
-        rnd = _ceil if f.func is sympy.ceiling else _floor
+        rnd = 1 if f.func is sympy.ceiling else -1
         f = f.args[0]
     if f.is_Symbol:
-        return f, 1, rnd
+        return f, 1, 1, rnd
     if f.is_Mul and len(f.args) == 2:
         k, x = f.args
         if k.is_Rational and k.p > 0 and x.is_Symbol:
-            from fractions import Fraction
-            return x, Fraction(int(k.p), int(k.q)), rnd
+            return x, int(k.p), int(k.q), rnd
     return None
 
 
-def _exact(x: Any) -> Optional[int]:
-    return int(x) if x == int(x) else None
+def disjunction_by_values(alts: Any) -> Optional[bool]:
+    """Whether at least one of ``a rel b`` holds, for alternatives that each compare one symbol
+    ``S`` (the same in all) with a number, read off ``S``'s allowed values (no facts in force).
+
+    Past the largest number every order and every ``S | c`` is settled and every ``c | S``
+    repeats with period ``lcm(c, divisor)``, so the values up to there and one period on
+    decide it: True (always one holds), False (a value where none does), None (not this shape).
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=256)
+    >>> disjunction_by_values([("|", S, 256), ("<", 256, S)])
+    True
+    >>> disjunction_by_values([("|", S, 512), ("<", 1024, S)])
+    False
+    """
+    sym: Any = None
+    qs: list[tuple[str, bool, int]] = []        # (rel, symbol on the left, number)
+    top = 0
+    period = 1
+    for rel, a, b in alts:
+        if type(b) is int and getattr(a, "is_Symbol", False):
+            s, left, c = a, True, b
+        elif type(a) is int and getattr(b, "is_Symbol", False):
+            s, left, c = b, False, a
+        else:
+            return None
+        if sym is None:
+            sym = s
+        elif s != sym:
+            return None
+        if rel not in _OPS and rel != "|":
+            return None
+        qs.append((rel, left, c))
+        top = max(top, abs(c))
+        if rel == "|" and not left and c != 0:
+            period = period * abs(c) // math.gcd(period, abs(c))
+    if sym is None or sym.is_integer is not True:
+        return None
+    d, lo, hi = symbol_facts(sym)
+    if lo is None:
+        return None
+    period = period * d // math.gcd(period, d)
+    first = -(-lo // d) * d
+    last = max(top + 1, first) + period       # past every number, then one full period
+    if hi is not None:
+        last = min(last, hi)
+    if (last - first) // d > _ENUM_MAX:
+        return None
+    for v in range(first, last + 1, d):
+        if not any(_holds(rel, v, c) if left else _holds(rel, c, v) for rel, left, c in qs):
+            return False
+    return True
 
 
-def _ceil(x: Any) -> Optional[int]:
-    return int(math.ceil(x))
-
-
-def _floor(x: Any) -> Optional[int]:
-    return int(math.floor(x))
+def _holds(rel: str, x: int, y: int) -> bool:
+    if rel == "|":
+        return y == 0 if x == 0 else y % x == 0
+    return _OPS[rel](x, y)
 
 
 _OPS: dict[str, Callable[[int, int], bool]] = {"==": lambda x, c: x == c, "!=": lambda x, c: x != c, "<": lambda x, c: x < c,
@@ -165,6 +241,9 @@ def divides_by_values(a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool
     >>> divides_by_values(sympy.Min(12, S, evaluate=False), sympy.Integer(16))
     (True, None)
     """
+    lo_a, lo_b, hi_b = _bounds(a)[0], *_bounds(b)
+    if lo_a is not None and lo_b is not None and hi_b is not None and 0 < lo_b and hi_b < lo_a:
+        return True, False      # 0 < b < a: a does not divide b
     va = value_set(a)
     if va is not None:
         vals, exact = va
