@@ -102,9 +102,20 @@ _MISSING: Any = object()   # a required argument not given: the general path rep
 
 def _plain_leaves(t: Any, level: int = 0) -> bool:
     """Every leaf an int or a sympy integer expression (no scaled basis, no ``_``)."""
-    if type(t) is tuple:
-        return level < MAX_NESTING and all(_plain_leaves(e, level + 1) for e in t)
-    return type(t) is int or is_expr(t)
+    if type(t) is not tuple:
+        return type(t) is int or is_expr(t)
+    if level >= MAX_NESTING:
+        return False
+    for e in t:     # a loop, not all() over a generator: this runs on every symbolic call
+        te = type(e)
+        if te is int:
+            continue
+        if te is tuple:
+            if not _plain_leaves(e, level + 1):
+                return False
+        elif not is_expr(e):
+            return False
+    return True
 
 
 def plain_layout(x: Layout) -> bool:

@@ -43,7 +43,7 @@ True
 The procedure is a small package, each module importing only those before it:
 ``base`` (relations, facts, the static path), ``intervals``, ``reason`` (facts as structure,
 intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values of a formula),
-``prove``, ``guards`` (``require``,
+``quick`` (a symbol against a number, in plain ints), ``prove``, ``guards`` (``require``,
 ``require_any``, ``collect_guards``, the facts as text) and ``assume``.
 """
 from .base import Bound, Fact, Rel

@@ -177,18 +177,31 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     # the usual cases of a fold, read off a symbol's facts (the answers the general path gives)
     sa: Any = a
     sb: Any = b
-    if type(b) is int and b > 0 and getattr(sa, "is_Symbol", False) and sa.is_integer \
-            and symbol_facts(sa)[0] % b == 0:
-        return norm(sa / sympy.Integer(b))       # b divides the symbol's divisor: exact
-    if type(a) is int and a >= 1 and getattr(sb, "is_Symbol", False) and sb.is_integer:
-        d, lo, _hi = symbol_facts(sb)
-        if lo is not None and -(-lo // d) * d > a:
+    if type(b) is int and b > 0:
+        k, x = _scaled_symbol(sa)
+        if x is not None and (k * symbol_facts(x)[0]) % b == 0:
+            return norm(sa / sympy.Integer(b))       # b divides k times the symbol's divisor: exact
+    elif type(a) is int and a >= 1:
+        lo = decide.bounds(sb)[0]
+        if lo is not None and lo > a:
             return norm(sympy.Integer(1))       # every value of b is above a: ceil(a/b) is 1
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
         return _pinned(sympy.ceiling(sympy.sympify(a) / b))
     return cdiv(sympy.sympify(a) + b - 1, b)
+
+
+def _scaled_symbol(e: Any) -> tuple[int, Any]:
+    """``e`` as ``(k, S)`` for ``e = S`` or ``k*S`` (``k`` a positive integer, ``S`` an integer
+    symbol); ``(0, None)`` for any other shape."""
+    if getattr(e, "is_Symbol", False):
+        return (1, e) if e.is_integer else (0, None)
+    if getattr(e, "is_Mul", False) and len(e.args) == 2:
+        k, x = e.args
+        if k.is_Integer and k.p > 0 and x.is_Symbol and x.is_integer:
+            return int(k.p), x
+    return 0, None
 
 
 def _pinned(q: Any) -> IntLike:
