@@ -66,7 +66,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     a_nonneg = decide.prove(">=", a, 0)
     b_pos = decide.prove(">", b, 0)
     if a_nonneg and b_pos:
-        return _pinned(sympy.floor(sympy.sympify(a) / b))
+        return _pinned(_rounded(sympy.floor, sympy.sympify(a) / b))
     if a_nonneg is None or b_pos is None:
         # the sign decides the rounding direction
         if a_nonneg is None:
@@ -188,8 +188,33 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
-        return _pinned(sympy.ceiling(sympy.sympify(a) / b))
+        return _pinned(_rounded(sympy.ceiling, sympy.sympify(a) / b))
     return cdiv(sympy.sympify(a) + b - 1, b)
+
+
+# the assumptions a cute_sym symbol may carry: none of them makes S/c or c/S an integer
+_PLAIN = frozenset(("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "commutative"))
+
+
+def _rounded(f: Any, q: Any) -> Any:
+    """``f(q)`` (sympy's floor or ceiling). For ``q`` = ``S/c`` or ``c/S`` (a symbol with no
+    assumption beyond integer and sign) sympy's evaluation would leave it as it is, after
+    assumption queries that cost milliseconds on a fresh expression: built unevaluated.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=4)
+    >>> _rounded(sympy.ceiling, S / 8) == sympy.ceiling(S / 8), _rounded(sympy.floor, 8 / S)
+    (True, floor(8/S))
+    """
+    if q.is_Mul and len(q.args) == 2:
+        k, x = q.args
+        if k.is_Rational and x.is_Pow and x.exp == -1:
+            x = x.base
+        elif not (k.is_Rational and not k.is_Integer):
+            return f(q)
+        if x.is_Symbol and _PLAIN.issuperset(getattr(x, "_assumptions_orig", ("?",))):
+            return f(q, evaluate=False)
+    return f(q)
 
 
 def _scaled_symbol(e: Any) -> tuple[int, Any]:
