@@ -159,3 +159,33 @@ def test_conformance_static(case: dict[str, Any]) -> None:
         check_ceil_div(args[0], args[1], r)
     elif case["op"] == "idx2crd" and not isinstance(args[0], tuple):
         assert plain(cs.crd2idx(r, args[1])) == plain(args[0])
+
+
+def test_rounded_and_minmax_build_what_sympy_builds() -> None:
+    """``_rounded`` (floor/ceiling built unevaluated for S/c, c/S) and ``_minmax`` (Min/Max of a
+    number and a formula without sympy's sort) give the very objects sympy's own calls give."""
+    import random
+
+    import sympy
+
+    from cute_sym.core.int_tuple.scalar import _minmax, _rounded
+    syms = [sympy.sympify(Dyn(n, divisible_by=d)) for n, d in (("A", 1), ("B", 2), ("C", 4))]
+    syms += [sympy.sympify(Dyn("T", sign="nonnegative")), sympy.sympify(Dyn("U", sign="any")),
+             sympy.Symbol("E", integer=True, even=True)]
+    rng = random.Random(7)
+    for _ in range(1500):
+        m = sympy.Rational(rng.choice([1, -1, 2, 3, -3, 5, 16]), rng.choice([1, 2, 3, 4, 8, 16]))
+        for s in rng.sample(syms, rng.randint(1, 2)):
+            m = m * s ** rng.choice([1, 1, 2, -1, -1, -2])
+        for f in (sympy.ceiling, sympy.floor):
+            try:
+                want = f(m)
+            except (TypeError, ValueError):
+                continue
+            got = _rounded(f, m)
+            assert got == want and str(got) == str(want), f"{f.__name__}({m}): {got} != {want}"
+        for g in (sympy.Min, sympy.Max):
+            c = rng.choice([1, 4, -3, 16])
+            for x, y in ((m, c), (c, m)):
+                got, want = _minmax(g, x, y), g(x, y, evaluate=False)
+                assert got == want and got.args == want.args and hash(got) == hash(want), f"{g}({x}, {y})"

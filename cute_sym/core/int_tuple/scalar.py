@@ -206,12 +206,15 @@ def _rounded(f: Any, q: Any) -> Any:
     >>> _rounded(sympy.ceiling, S / 8) == sympy.ceiling(S / 8), _rounded(sympy.floor, 8 / S)
     (True, floor(8/S))
     """
+    if q.is_Pow and q.exp == -1 and f is sympy.ceiling and q.base.is_Symbol \
+            and _PLAIN.issuperset(getattr(q.base, "_assumptions_orig", ("?",))) and q.base.is_positive:
+        return sympy.S.One      # 0 < 1/S <= 1 (sympy's own answer, without its queries)
     if q.is_Mul and len(q.args) == 2:
         k, x = q.args
-        if k.is_Rational and x.is_Pow and x.exp == -1:
-            x = x.base
-        elif not (k.is_Rational and not k.is_Integer):
-            return f(q)
+        if k.is_Integer and k.p >= 2 and x.is_Pow and x.exp == -1:
+            x = x.base      # c/S, c >= 2 (sympy settles 1/(2*S) by its bounds: not this shape)
+        elif not (k.is_Rational and not k.is_Integer and k.p > 0):
+            return f(q)     # S/c and 3*S/8 here; an integer multiple is sympy's to simplify
         if x.is_Symbol and _PLAIN.issuperset(getattr(x, "_assumptions_orig", ("?",))):
             return f(q, evaluate=False)
     return f(q)
