@@ -184,3 +184,66 @@ def test_disjunction_by_values(facts: tuple[int, Optional[int], Optional[int]],
     ok = [any(_truth(rel, v, c) if left else _truth(rel, c, v) for rel, left, c in alts)
           for v in range(first, last + 1, facts[0])]
     assert r == all(ok), f"{qs}: {r}"
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_decreasing_values_and_independent_symbols(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """``ceiling(c/S)``, ``floor(c/S)``: exactly the values taken; and ``a | T``, ``T | a`` for a
+    symbol ``T`` apart from ``a``, over both symbols' values."""
+    S = _symbol(*facts)
+    vals = _allowed(*facts)
+    T = Dyn("T", divisible_by=4)
+    tvals = list(range(4, 4 * 300, 4))
+    for c, f in itertools.product((1, 3, 8, 24, 32), (sympy.ceiling, sympy.floor)):
+        e = f(sympy.Integer(c) / S)
+        if e.is_Number:
+            continue        # sympy settled it itself (floor(1/S) for S >= 2)
+        taken = {int(f(sympy.Rational(c, s))) for s in vals}
+        got = value_set(e)
+        assert got is not None
+        if got[1]:
+            assert taken == set(got[0]), f"{e}: {sorted(got[0])} but takes {sorted(taken)}"
+        else:
+            assert taken <= set(got[0])
+        if 0 in taken:
+            continue
+        for a, b, pairs in ((e, T, [(v, t) for v in taken for t in tvals]),
+                            (T, e, [(t, v) for v in taken for t in tvals])):
+            settled, r = divides_by_values(sympy.sympify(a), sympy.sympify(b))
+            if settled:
+                _check(r, [_truth("|", x, y) for x, y in pairs], f"{a} | {b}", open_is_final=True)
+
+
+def test_divisor_of_a_quotient_is_not_read_off_its_coefficient() -> None:
+    """Regression: ``2 | 6/min(6,a)`` was read off the 6 (``a = 6`` gives 1); and under the guard
+    ``min(6,a) | 6`` composition then claimed ``(a,_2,b):(_1,_16,_4) o _6:_1`` for ``a = 2``,
+    where the static layout fails (CuTe's Shape Divisibility Condition, 3 % 2)."""
+    import cute_sym as cs
+    a = Dyn("a")
+    q = 6 / sympy.Min(6, a, evaluate=False)
+    decide.clear_caches()
+    assert decide.prove("|", 2, q) is None
+    assert decide.prove("|", sympy.Min(2, q, evaluate=False), q) is None
+    with cs.collect_guards() as g:
+        cs.composition(cs.parse("(a,_2,b):(_1,_16,_4)"), cs.parse("_6:_1"))
+    assert not g.holds({"a": 2, "b": 1})
+    with pytest.raises(cs.LayoutError):
+        cs.composition(cs.parse("(_2,_2,_1):(_1,_16,_4)"), cs.parse("_6:_1"))
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_linear_order(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """``_linear_order``: ``a rel b`` for ``b - a = c + k*S``, exactly, over the symbol's values."""
+    from cute_sym.core.decide.quick import _linear_order
+    S = _symbol(*facts)
+    vals = _allowed(*facts)
+    for c, k in itertools.product((-9, -1, 0, 2, 7), (sympy.Rational(1), sympy.Rational(-2), sympy.Rational(3, 2),
+                                                       sympy.Rational(-1, 4))):
+        d = c + k * S
+        for rel in RELS:
+            r = _linear_order(rel, d)
+            if r is _MISS:
+                continue
+            truths = [_truth(rel, 0, c + k * s) if rel in ("<", "<=", "==", "!=") else _truth(rel, -(c + k * s), 0)
+                      for s in vals]
+            _check(r, truths, f"0 vs {d} ({rel}) with S in {facts}", open_is_final=False)

@@ -46,8 +46,15 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
             hi = None if hi is None or th is None else hi + th
         return lo, hi
     if e.is_Mul:
+        args = e.args
+        k = args[0]
+        if k.is_Rational and not k.is_Integer and k.p > 0 and len(args) == 2:
+            # S/q*p: scaled in ints where it divides evenly (the usual S/16), no Fraction
+            p, q = int(k.p), int(k.q)
+            tl, th = _bounds(args[1])
+            return _scaled(tl, p, q), _scaled(th, p, q)
         acc: tuple[Bound, Bound] = (1, 1)
-        for t in e.args:
+        for t in args:
             acc = _mul_iv(acc, _bounds(t))
         return acc
     if e.is_Pow:
@@ -114,6 +121,16 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
     if e.is_nonnegative:
         return 0, None
     return None, None
+
+
+def _scaled(v: Bound, p: int, q: int) -> Bound:
+    """``v * p / q`` (``p, q > 0``): an int when it divides evenly."""
+    if v is None:
+        return None
+    if type(v) is int:
+        n = v * p
+        return n // q if n % q == 0 else _fraction()(n, q)
+    return v * p / _fraction()(q)
 
 
 def _positive(e: sympy.Expr) -> bool:

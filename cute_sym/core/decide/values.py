@@ -19,6 +19,7 @@ else:
     from ..lazy import sympy
 
 from ..integers import symbol_facts
+from .divisibility import _int_product
 from .intervals import _bounds
 
 # an interval of at most this many integers is read value by value
@@ -36,7 +37,9 @@ def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
     >>> value_set(sympy.Min(4, S / 3, evaluate=False))
     (frozenset({2, 4}), True)
     >>> value_set(sympy.ceiling(sympy.Integer(8) / Dyn("T", divisible_by=4)))
-    (frozenset({1, 2}), False)
+    (frozenset({1, 2}), True)
+    >>> value_set(sympy.ceiling(Dyn("U", max=20) / 8))
+    (frozenset({1, 2, 3}), False)
     """
     if e.is_Atom:
         return None     # a number is decided elsewhere; a symbol's values are its own facts
@@ -48,6 +51,10 @@ def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
         scaled = _scaled_values(e.args[0], e.args[1])
         if scaled is not None:
             return scaled
+    elif e.func is sympy.ceiling or e.func is sympy.floor:
+        vals = _decreasing_values(e)
+        if vals is not None:
+            return vals, True
     lo, hi = _bounds(e)
     if lo is None or hi is None:
         return None
@@ -55,6 +62,31 @@ def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
     if hi_i - lo_i >= _SMALL_RANGE:
         return None
     return frozenset(range(lo_i, hi_i + 1)), False
+
+
+def _decreasing_values(e: sympy.Expr) -> Optional[frozenset[int]]:
+    """The values of ``ceiling(c/S)`` or ``floor(c/S)`` (``c >= 1``, ``S`` a positive symbol),
+    exactly: ``S``'s allowed values below ``c``, then 1 (0) from ``c`` (above ``c``) on."""
+    x = e.args[0]
+    if not (x.is_Mul and len(x.args) == 2):
+        return None
+    c, p = x.args
+    if not (c.is_Integer and c.p >= 1 and p.is_Pow and p.exp == -1 and p.base.is_Symbol
+            and p.base.is_integer):
+        return None
+    sym, c = p.base, int(c.p)
+    d, lo, hi = symbol_facts(sym)
+    if lo is None or lo < 1:
+        return None
+    first = -(-lo // d) * d
+    last = c if hi is None else min(hi, c)
+    if (last - first) // d > _ENUM_MAX:
+        return None
+    up = e.func is sympy.ceiling
+    vals = {(-(-c // s) if up else c // s) for s in range(first, last + 1, d)}
+    if hi is None or hi // d * d > c:
+        vals.add(1 if up else 0)        # the values above c
+    return frozenset(vals)
 
 
 def _scaled_values(k: Any, x: Any) -> Optional[tuple[frozenset[int], bool]]:
@@ -192,6 +224,14 @@ def _holds(rel: str, x: int, y: int) -> bool:
     return _OPS[rel](x, y)
 
 
+def _unbounded_apart(x: Any, other: Any) -> bool:
+    """``x`` is a positive integer symbol unbounded above that ``other`` does not contain."""
+    if not x.is_Symbol or x.is_integer is not True:
+        return False
+    _d, lo, hi = symbol_facts(x)
+    return hi is None and lo is not None and lo >= 1 and x not in other.free_symbols
+
+
 _OPS: dict[str, Callable[[int, int], bool]] = {"==": lambda x, c: x == c, "!=": lambda x, c: x != c, "<": lambda x, c: x < c,
         "<=": lambda x, c: x <= c, ">": lambda x, c: x > c, ">=": lambda x, c: x >= c}
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -258,7 +298,21 @@ def divides_by_values(a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool
         # every value of a divides b (b a monomial: through the divisors its symbols carry)
         if 0 not in vals and all(_divisor_of_monomial(abs(k), b) for k in vals):
             return True, True
+        if exact and 0 not in vals and _unbounded_apart(b, a):
+            # b a symbol T apart from a, all multiples of its divisor d from some point: k | T
+            # at T = lcm(k, d)*m, and k does not divide T = d*(k*m + 1) unless k | d
+            return True, None
         return False, None
+    vb = value_set(b) if _unbounded_apart(a, b) else None
+    if vb is not None and vb[1] and 0 not in vb[0]:
+        # a a symbol apart from b: it fails above every |v|; it holds where one of its values
+        # divides one of b's
+        d, lo, _hi = symbol_facts(a)
+        top = max(abs(v) for v in vb[0])
+        first = -(-(lo or 1) // d) * d
+        if (top - first) // d <= _ENUM_MAX:
+            held = any(v % t == 0 for t in range(first, top + 1, d) for v in vb[0])
+            return True, (None if held else False)
     if a.is_Integer and a.p != 0:
         vb = value_set(b)
         if vb is not None:
@@ -282,7 +336,8 @@ def _divisor_of_monomial(n: int, b: sympy.Expr) -> bool:
         return False
     v = int(c)
     if v % n == 0:
-        return True
+        # n | c: n | b exactly when the rest is an integer (not 6/min(6,a), say)
+        return m is sympy.S.One or _int_product(m)
     if m is sympy.S.One:
         return False
     # the factors of m read off its args (as_powers_dict builds a dict through sympy's machinery)
