@@ -211,14 +211,13 @@ def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
     ms, md = 1, 0
     span: Any = None
     for x, y in zip(s0, d0):
-        # a tuple (a nested mode) is neither 1 nor a stride: it reaches the type test
-        if x == 1:
-            continue
-        if span == y:
-            ms *= x
-            span *= x
-            continue
         if type(x) is int:
+            if x == 1:
+                continue
+            if span == y:
+                ms *= x
+                span *= x
+                continue
             if span is not None:
                 rs.append(ms)
                 rd.append(md)
