@@ -172,79 +172,85 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
 
 def coalesce_static(layout: Layout) -> Layout:
-    """coalesce of a static layout: the pure-int kernel, its result built static.
+    """coalesce of a static layout: the pure-int kernel, its result built static (one function:
+    this is the hottest call of the algebra).
 
     @pre ``is_static_layout(layout)`` (every leaf a plain ``int``).
-    @post ``result == coalesce(layout)``; raises nothing.
+    @post ``result == coalesce(layout)``; raises nothing. Merging ``s_i:d_i`` into the mode
+          before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as CuTe's
+          back-to-front fold; one mode is unwrapped, every extent 1 gives ``_1:_0``.
 
     >>> print(coalesce_static(Layout((2, (1, 6)), (1, (6, 2)))))
     _12:_1
+    >>> print(coalesce_static(Layout((2, (1, 6), 3), (1, (7, 2), 24))))
+    (_12,_3):(_1,_24)
+    >>> print(coalesce_static(Layout((((2, 2),), 1), (((1, 2),), 5))))
+    _4:_1
     """
-    rs, rd = _coalesce_static(layout._shape, layout._stride)
-    o: Any = _new(_Builder)     # _mk_static, inline: this is the hottest call of the algebra
-    o._shape = rs
-    o._stride = rd
+    s0: Any = layout._shape
+    d0: Any = layout._stride
+    out_s: Any
+    out_d: Any
+    if type(s0) is not tuple:
+        out_s, out_d = (s0, d0) if s0 != 1 else (1, 0)
+    else:
+        # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
+        rs: list[int] = []
+        rd: list[int] = []
+        ms, md = 1, 0
+        span: Any = None
+        for x, y in zip(s0, d0):
+            if type(x) is int:
+                if x == 1:
+                    continue
+                if span == y:
+                    ms *= x
+                    span *= x
+                    continue
+                if span is not None:
+                    rs.append(ms)
+                    rd.append(md)
+                ms, md = x, y
+                span = x * y
+            else:
+                for a, b in zip(x, y):
+                    # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the type test
+                    if a == 1:
+                        continue
+                    if span == b:
+                        ms *= a
+                        span *= a
+                        continue
+                    if type(a) is not int:
+                        ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
+                        continue
+                    if span is not None:
+                        rs.append(ms)
+                        rd.append(md)
+                    ms, md = a, b
+                    span = a * b
+        if not rs:
+            out_s, out_d = ms, md
+        else:
+            rs.append(ms)
+            rd.append(md)
+            out_s, out_d = tuple(rs), tuple(rd)
+    o: Any = _new(_Builder)     # _mk_static, inline
+    o._shape = out_s
+    o._stride = out_d
     o._st = True
     o.__class__ = Layout
     return o  # type: ignore[no-any-return]
 
 
 def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
-    """coalesce of a static layout ``s0:d0``: the merged modes as ``(shape, stride)``, front to
-    back (one mode as plain ints; ``(1, 0)`` when every extent is 1).
-
-    @pre every leaf of ``s0`` and ``d0`` is an ``int``; ``s0`` and ``d0`` are congruent.
-    @post the shape and stride of ``coalesce(make_layout(s0, d0))``: merging ``s_i:d_i`` into
-          the mode before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as
-          CuTe's back-to-front fold.
+    """:func:`coalesce_static` on plain int tuples ``s0:d0``: the merged ``(shape, stride)``.
 
     >>> _coalesce_static((2, (1, 6), 3), (1, (7, 2), 24))
     ((12, 3), (1, 24))
-    >>> _coalesce_static((((2, 2),), 1), (((1, 2),), 5))
-    (4, 1)
     """
-    if type(s0) is not tuple:
-        return (s0, d0) if s0 != 1 else (1, 0)
-    # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
-    rs: list[int] = []
-    rd: list[int] = []
-    ms, md = 1, 0
-    span: Any = None
-    for x, y in zip(s0, d0):
-        if type(x) is int:
-            if x == 1:
-                continue
-            if span == y:
-                ms *= x
-                span *= x
-                continue
-            if span is not None:
-                rs.append(ms)
-                rd.append(md)
-            ms, md = x, y
-            span = x * y
-        else:
-            for a, b in zip(x, y):
-                # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the type test
-                if a == 1:
-                    continue
-                if span == b:
-                    ms *= a
-                    span *= a
-                    continue
-                if type(a) is not int:
-                    ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
-                    continue
-                if span is not None:
-                    rs.append(ms)
-                    rd.append(md)
-                ms, md = a, b
-                span = a * b
-    if not rs:
-        return ms, md
-    rs.append(ms)
-    rd.append(md)
-    return tuple(rs), tuple(rd)
+    r = coalesce_static(_mk_static(s0, d0))
+    return r._shape, r._stride
 
 
 def _coalesce_into(rs: list[int], rd: list[int], ms: int, md: int, span: Any,

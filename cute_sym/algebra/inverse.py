@@ -19,7 +19,7 @@ from ..core.int_tuple import (
 from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
-from .coalesce import _bw_sd, _coalesce_flat, _coalesce_static
+from .coalesce import _bw_sd, _coalesce_flat, coalesce_static
 
 
 def right_inverse(layout: Any) -> Any:
@@ -40,7 +40,9 @@ def right_inverse(layout: Any) -> Any:
     if not isinstance(layout, Layout):
         return _composed_dispatch("right_inverse", layout, None)
     if layout._st or (layout._st is None and is_static_layout(layout)):
-        fs, fd = _coalesce_static(layout._shape, layout._stride)
+        cl = coalesce_static(layout)
+        fs: Any = cl._shape
+        fd: Any = cl._stride
         if type(fs) is not tuple:
             # one mode: it is the chain when its stride is 1
             return _mk_static(fs, 1) if fd == 1 else _mk_static(1, 0)
@@ -229,7 +231,9 @@ def _left_inverse_static(layout: Layout) -> Layout:
 
     @pre ``is_static_layout(layout)``.
     """
-    fs, fd = _coalesce_static(layout._shape, layout._stride)
+    cl = coalesce_static(layout)
+    fs: Any = cl._shape
+    fd: Any = cl._stride
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     # stride-0 modes add nothing; the rest in stable stride order
@@ -257,8 +261,8 @@ def _left_inverse_static(layout: Layout) -> Layout:
         k, d = kn, nd
     rs.append(fs[k])
     rd.append(istride[k])
-    ms, md = _coalesce_static(tuple(rs), tuple(rd))
-    result = _mk_static(ms, md)
+    result = coalesce_static(_mk_static(tuple(rs), tuple(rd)))
+    ms = result._shape
     for x in (ms if type(ms) is tuple else (ms,)):
         if x <= 0:
             raise LayoutError(f"left_inverse: {layout} has a negative stride: CuTe's answer {result} has the "
