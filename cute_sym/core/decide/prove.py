@@ -133,8 +133,6 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
     return _prove_sym(rel, sa, sb, facts)
 
 
-
-
 def _product(e: sympy.Expr) -> bool:
     """A product of factors (no sum at the top): a quotient of two of them cancels their common factors."""
     return bool(e.is_Mul or e.is_Pow or e.is_Symbol or e.func is sympy.ceiling or e.func is sympy.floor)
