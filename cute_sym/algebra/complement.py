@@ -99,9 +99,10 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
     if cotarget is not None and type(cotarget) is not int:
         cotarget = unwrap(cotarget)
-    fast = _complement_static(layout, cotarget)
-    if fast is not None:
-        return fast
+    if is_static_layout(layout):     # a symbolic layout takes the general steps at once
+        fast = _complement_static(layout, cotarget)
+        if fast is not None:
+            return fast
     return _complement_general(layout, cotarget)
 
 
@@ -189,9 +190,9 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
             fast = _complement_ints(layout, layout._shape, layout._stride, cotarget, True)
             if fast is not None:
                 return fast
-        fast = _complement_static(layout, cotarget, check=True)
-        if fast is not None:
-            return _positive_extents(layout, fast)
+            fast = _complement_static(layout, cotarget, check=True)
+            if fast is not None:
+                return _positive_extents(layout, fast)
     result = _complement(layout, cotarget)
     if cotarget is None or type(layout) is not Layout or type(result) is not Layout:
         return result       # the default cotarget is covered by construction

@@ -74,7 +74,7 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
             k = -int(ex)
             bl, bh = _bounds(base)
             if bl is not None and bl > 0:       # 1/base**k decreases on a positive range
-                return (0 if bh is None else _fraction()(1, bh ** k)), _fraction()(1, bl ** k)
+                return (0 if bh is None else _inverse(bh ** k)), _inverse(bl ** k)
             if bh is not None and bh < 0 and k % 2 == 1:
                 return -_fraction()(1, (-bh) ** k), (0 if bl is None else -_fraction()(1, (-bl) ** k))
         return None, None
@@ -121,6 +121,11 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
     if e.is_nonnegative:
         return 0, None
     return None, None
+
+
+def _inverse(v: Any) -> Bound:
+    """``1/v`` for ``v > 0``: the int 1 for 1 (no Fraction in the usual ``1/S``, ``S >= 1``)."""
+    return 1 if v == 1 else _fraction()(1, v)
 
 
 def _scaled(v: Bound, p: int, q: int) -> Bound:

@@ -182,13 +182,21 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         if x is not None and (k * symbol_facts(x)[0]) % b == 0:
             return norm(sa / sympy.Integer(b))       # b divides k times the symbol's divisor: exact
     elif type(a) is int and a >= 1:
-        lo = decide.bounds(sb)[0]
-        if lo is not None and lo > a:
-            return norm(sympy.Integer(1))       # every value of b is above a: ceil(a/b) is 1
+        lo, hi = decide.bounds(sb)
+        if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
+            # every value of b is at least a (and b is not pinned to a): ceil(a/b) is 1
+            return norm(sympy.Integer(1))
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
-        return _pinned(_rounded(sympy.ceiling, sympy.sympify(a) / b))
+        q = _rounded(sympy.ceiling, sympy.sympify(a) / b)
+        # a number over k*S, S unbounded above, not pinned to 1 (checked above), takes more
+        # than one value (1 for large b): no bounds to compute
+        if type(a) is int:
+            x = _scaled_symbol(sb)[1]
+            if x is not None and symbol_facts(x)[2] is None:
+                return norm(q)
+        return _pinned(q)
     return cdiv(sympy.sympify(a) + b - 1, b)
 
 
