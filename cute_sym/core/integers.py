@@ -199,6 +199,28 @@ def symbol_facts(sym: sympy.Symbol) -> tuple[int, Optional[int], Optional[int]]:
     return 1, None, None
 
 
+# the assumptions a symbol's (divisor, lo, hi) fully account for: with any other (even, prime,
+# ...) some of the values symbol_facts allows are impossible, and sympy may simplify what it builds
+PLAIN_ASSUMPTIONS: Final = frozenset(("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero",
+                                      "commutative"))
+
+
+def scaled_symbol(e: Any) -> tuple[int, Any]:
+    """``e`` as ``(k, S)`` for ``e = S`` or ``k*S`` (``k`` a positive integer, ``S`` an integer
+    symbol); ``(0, None)`` for any other shape.
+
+    >>> scaled_symbol(4 * Dyn("M")), scaled_symbol(4)
+    ((4, M), (0, None))
+    """
+    if getattr(e, "is_Symbol", False):
+        return (1, e) if e.is_integer else (0, None)
+    if getattr(e, "is_Mul", False) and len(e.args) == 2:
+        k, x = e.args
+        if k.is_Integer and k.p > 0 and x.is_Symbol and x.is_integer:
+            return int(k.p), x
+    return 0, None
+
+
 def is_static(x: object) -> bool:
     """True when ``x`` (an integer, int tuple, layout, ...) holds no symbol.
 

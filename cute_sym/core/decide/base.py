@@ -19,6 +19,8 @@ from ..errors import LayoutError
 
 Rel = str
 _RELS = ("==", "!=", "<", "<=", ">", ">=", "|")
+# the relation with its sides swapped: a rel b is b _FLIP[rel] a
+_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 # A fact is a normalised tuple: ("ge0", e) e >= 0; ("eq0", e) e == 0; ("dvd", d, e) d | e.
 Fact = tuple[Any, ...]

@@ -11,13 +11,14 @@ else:
 
 from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
-from .base import Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
+from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides, _int_product
 from .values import _divisor_of_monomial, divides_by_values, order_by_values
 from .quick import (
-    _AS_IS, _AS_IS_OF, _FLIP, _MISS, _front, _interval_order, _linear_order, _scaled_symbol_vs_int, _symbol_vs_int,
+    _AS_IS, _AS_IS_OF, _MISS, _front, _interval_order, _linear_order, _scaled_symbol_vs_int, _symbol_vs_int,
 )
 from .witness import open_by_witnesses, open_divides_int_symbol
+from .intervals import _positive
 from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
 
 
@@ -293,23 +294,6 @@ def _monomial_lo(e: sympy.Expr) -> Optional[tuple[int, int]]:
         d, lo, _ = symbol_facts(g)
         num *= max(d, lo or 1) ** k
     return num, p[1]
-
-
-def _positive(e: sympy.Expr) -> bool:
-    """A product (or sum) of positive numbers and positive symbols: positive by its shape alone."""
-    if e.is_Symbol:
-        return e.is_positive is True
-    if e.is_Number:
-        return bool(e > 0)
-    if e.is_Mul:
-        return all(_positive(f) for f in e.args)
-    if e.is_Pow:
-        return bool(e.exp.is_Integer) and _positive(e.base)
-    if e.is_Add:
-        return all(_positive(t) for t in e.args)
-    if e.func is sympy.ceiling:     # the ceiling of a positive number is at least 1
-        return _positive(e.args[0])
-    return False
 
 
 # Formulas this large come from long folds under collect_guards (each step nests the last);

@@ -12,15 +12,17 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-from ..integers import symbol_facts
-from .base import Rel, _prove_int
+from ..integers import scaled_symbol, symbol_facts
+from .base import _FLIP, Rel, _prove_int
 from .intervals import _bounds
+from .values import _ENUM_MAX, _monotone
 
 _MISS: Any = object()     # not settled by these checks: the procedure goes on
 
 # _verdict(rel, d, d) answers 0 rel d: a rel b on d = b - a for these, on a - b for > and >=
 _AS_IS = ("<", "<=", "==", "!=")
 _AS_IS_OF = {">": "<", ">=": "<="}
+
 
 def _front(rel: Rel, a: Any, b: Any) -> Any:
     """A (scaled) symbol against a number, the usual question of a fold, with no facts in force:
@@ -30,12 +32,12 @@ def _front(rel: Rel, a: Any, b: Any) -> Any:
     if type(b) is int:
         if getattr(a, "is_Symbol", False):
             return _symbol_int(rel, a, b)
-        if rel != "|" and rel in _FLIP and hasattr(a, "func"):
+        if rel in _FLIP and hasattr(a, "func"):
             return _monotone_vs_int(rel, a, b)
     elif type(a) is int:
         if getattr(b, "is_Symbol", False):
             return _int_symbol(rel, a, b)
-        if rel != "|" and rel in _FLIP and hasattr(b, "func"):
+        if rel in _FLIP and hasattr(b, "func"):
             return _monotone_vs_int(_FLIP[rel], b, a)
     return _MISS
 
@@ -46,7 +48,7 @@ def _front_divides(a: Any, b: Any) -> Any:
     if type(b) is int:
         if getattr(a, "is_Symbol", False):
             return _symbol_int("|", a, b)
-        k, x = _int_scaled(a)
+        k, x = scaled_symbol(a)
         if x is None:
             return _MISS
         if b % k:
@@ -55,21 +57,11 @@ def _front_divides(a: Any, b: Any) -> Any:
     if type(a) is int:
         if getattr(b, "is_Symbol", False):
             return _int_symbol("|", a, b)
-        k, x = _int_scaled(b)
+        k, x = scaled_symbol(b)
         if x is None or a == 0:
             return _MISS
         return _int_symbol("|", abs(a) // math.gcd(a, k), x)
     return _MISS
-
-
-def _int_scaled(e: Any) -> tuple[int, Any]:
-    """``e`` as ``(k, S)`` for ``e = k*S``, ``k`` a positive integer and ``S`` an integer symbol;
-    ``(0, None)`` for any other shape."""
-    if getattr(e, "is_Mul", False) and len(e.args) == 2:
-        k, x = e.args
-        if k.is_Integer and k.p > 0 and x.is_Symbol and x.is_integer:
-            return int(k.p), x
-    return 0, None
 
 
 # ceil(x) rel c  <=>  x rel' c'  (and floor likewise), for an integer c
@@ -80,24 +72,16 @@ _FLOOR = {"<=": ("<", 1), "<": ("<", 0), ">=": (">=", 0), ">": (">=", 1)}
 def _monotone_vs_int(rel: Rel, a: Any, c: int) -> Any:
     """``a rel c`` (an order) for ``a`` = ``(p/q)*S``, ``ceiling`` or ``floor`` of one: the symbol
     against a number, final (its own facts are all there is). ``_MISS``: another shape."""
-    f = a.func
-    if f is sympy.ceiling or f is sympy.floor:
+    form = _monotone(a)
+    if form is None:
+        return _MISS
+    x, p, q, rnd = form
+    if rnd:
         if rel not in _CEIL:
             return _MISS        # == is two bounds: left to the procedure
-        rel, shift = (_CEIL if f is sympy.ceiling else _FLOOR)[rel]
+        rel, shift = (_CEIL if rnd > 0 else _FLOOR)[rel]
         c += shift
-        a = a.args[0]
-    if a.is_Symbol:
-        return _symbol_vs_int(rel, a, c)
-    if a.is_Mul and len(a.args) == 2:
-        k, x = a.args        # (p/q) * symbol against c: p*symbol against c*q
-        if k.is_Rational and k.p > 0 and x.is_Symbol:
-            return _scaled_symbol_vs_int(rel, int(k.p), x, c * int(k.q))
-    return _MISS
-
-
-# the most values of a symbol counted one by one to settle a divisibility question
-_ENUM_MAX = 256
+    return _scaled_symbol_vs_int(rel, p, x, c * q)     # (p/q)*S rel c: p*S rel c*q
 
 
 def _symbol_int(rel: Rel, a: Any, c: int) -> Any:
@@ -195,8 +179,6 @@ def _linear_order(rel: Rel, d: sympy.Expr) -> Any:
     # 0 rel c - |k|*x  <=>  |k|*x rel c
     return _scaled_symbol_vs_int(rel, int(-k.p), x, int(c) * int(k.q))
 
-
-_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def _scaled_symbol_vs_int(rel: Rel, k: int, a: sympy.Symbol, c: int) -> Optional[bool]:

@@ -19,6 +19,7 @@ else:
     from ..lazy import sympy
 
 from ..integers import symbol_facts
+from .base import _FLIP
 from .divisibility import _int_product
 from .intervals import _bounds
 
@@ -234,7 +235,6 @@ def _unbounded_apart(x: Any, other: Any) -> bool:
 
 _OPS: dict[str, Callable[[int, int], bool]] = {"==": lambda x, c: x == c, "!=": lambda x, c: x != c, "<": lambda x, c: x < c,
         "<=": lambda x, c: x <= c, ">": lambda x, c: x > c, ">=": lambda x, c: x >= c}
-_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def order_by_values(rel: str, a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool]]:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-from ..integers import symbol_facts
+from ..integers import PLAIN_ASSUMPTIONS, symbol_facts
 from .base import Rel
 
 
@@ -57,9 +57,6 @@ class _Undefined(Exception):
     pass
 
 
-# the assumptions a symbol's (divisor, lo, hi) fully account for: any other (even, prime, ...)
-# would make some of the values below impossible
-_PLAIN = frozenset(("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "commutative"))
 
 
 def _candidates(s: Any) -> Optional[list[int]]:
@@ -68,7 +65,7 @@ def _candidates(s: Any) -> Optional[list[int]]:
     if s.is_integer is not True or not (type(s) is sympy.Symbol or isinstance(s, _dyn_symbol())):
         return None
     orig = getattr(s, "_assumptions_orig", None)
-    if orig is None or not _PLAIN.issuperset(orig):
+    if orig is None or not PLAIN_ASSUMPTIONS.issuperset(orig):
         return None
     d, lo, hi = symbol_facts(s)
     if lo is not None:

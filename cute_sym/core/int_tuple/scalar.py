@@ -11,7 +11,7 @@ else:
 
 from .. import decide
 from ..errors import DivisibilityError
-from ..integers import IntLike, symbol_facts
+from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
 from .types import norm
 
 
@@ -178,7 +178,7 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     sa: Any = a
     sb: Any = b
     if type(b) is int and b > 0:
-        k, x = _scaled_symbol(sa)
+        k, x = scaled_symbol(sa)
         if x is not None and (k * symbol_facts(x)[0]) % b == 0:
             return norm(sa / sympy.Integer(b))       # b divides k times the symbol's divisor: exact
     elif type(a) is int and a >= 1:
@@ -193,15 +193,11 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         # a number over k*S, S unbounded above, not pinned to 1 (checked above), takes more
         # than one value (1 for large b): no bounds to compute
         if type(a) is int:
-            x = _scaled_symbol(sb)[1]
+            x = scaled_symbol(sb)[1]
             if x is not None and symbol_facts(x)[2] is None:
                 return norm(q)
         return _pinned(q)
     return cdiv(sympy.sympify(a) + b - 1, b)
-
-
-# the assumptions a cute_sym symbol may carry: none of them makes S/c or c/S an integer
-_PLAIN = frozenset(("integer", "positive", "nonnegative", "negative", "nonpositive", "nonzero", "commutative"))
 
 
 def _rounded(f: Any, q: Any) -> Any:
@@ -214,8 +210,7 @@ def _rounded(f: Any, q: Any) -> Any:
     >>> _rounded(sympy.ceiling, S / 8) == sympy.ceiling(S / 8), _rounded(sympy.floor, 8 / S)
     (True, floor(8/S))
     """
-    if q.is_Pow and q.exp == -1 and f is sympy.ceiling and q.base.is_Symbol \
-            and _PLAIN.issuperset(getattr(q.base, "_assumptions_orig", ("?",))) and q.base.is_positive:
+    if q.is_Pow and q.exp == -1 and f is sympy.ceiling and _plain_symbol(q.base) and q.base.is_positive:
         return sympy.S.One      # 0 < 1/S <= 1 (sympy's own answer, without its queries)
     if q.is_Mul and len(q.args) == 2:
         k, x = q.args
@@ -223,21 +218,14 @@ def _rounded(f: Any, q: Any) -> Any:
             x = x.base      # c/S, c >= 2 (sympy settles 1/(2*S) by its bounds: not this shape)
         elif not (k.is_Rational and not k.is_Integer and k.p > 0):
             return f(q)     # S/c and 3*S/8 here; an integer multiple is sympy's to simplify
-        if x.is_Symbol and _PLAIN.issuperset(getattr(x, "_assumptions_orig", ("?",))):
+        if _plain_symbol(x):
             return f(q, evaluate=False)
     return f(q)
 
 
-def _scaled_symbol(e: Any) -> tuple[int, Any]:
-    """``e`` as ``(k, S)`` for ``e = S`` or ``k*S`` (``k`` a positive integer, ``S`` an integer
-    symbol); ``(0, None)`` for any other shape."""
-    if getattr(e, "is_Symbol", False):
-        return (1, e) if e.is_integer else (0, None)
-    if getattr(e, "is_Mul", False) and len(e.args) == 2:
-        k, x = e.args
-        if k.is_Integer and k.p > 0 and x.is_Symbol and x.is_integer:
-            return int(k.p), x
-    return 0, None
+def _plain_symbol(x: Any) -> bool:
+    """A symbol with no assumption beyond integer and sign (none makes ``S/c`` an integer)."""
+    return bool(x.is_Symbol) and PLAIN_ASSUMPTIONS.issuperset(getattr(x, "_assumptions_orig", ("?",)))
 
 
 def _pinned(q: Any) -> IntLike:
