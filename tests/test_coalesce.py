@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 import pytest
-from hypothesis import given
+from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym import Layout, parse
@@ -51,3 +51,15 @@ def test_prop_coalesce(L: Layout) -> None:
 @given(layouts(ext=P2, max_rank=2), MASKS)
 def test_prop_symbolic_coalesce(L: Layout, mask: list[bool]) -> None:
     _static_vs_symbolic(cs.coalesce, L, mask)
+
+
+@given(layouts(), st.integers(1, 3))
+def test_prop_coalesce_profile(L: Layout, n: int) -> None:
+    """The static by-mode path: each profiled mode is that mode coalesced, the rest kept."""
+    n = min(n, cs.rank(L))
+    profile = (1,) * n
+    R = cs.coalesce(L, profile)
+    check_coalesce_profile(L, profile, R)
+    for k in range(cs.rank(L)):
+        want = cs.coalesce(L[k]) if k < n else L[k]
+        assert (R[k].shape, R[k].stride) == (want.shape, want.stride), (L, profile, R)

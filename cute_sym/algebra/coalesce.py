@@ -172,13 +172,11 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
 
 def coalesce_static(layout: Layout) -> Layout:
-    """coalesce of a static layout: the pure-int kernel, its result built static (one function:
-    this is the hottest call of the algebra).
+    """coalesce of a static layout: the pure-int kernel :func:`_coalesce_static`, its result built
+    static.
 
     @pre ``is_static_layout(layout)`` (every leaf a plain ``int``).
-    @post ``result == coalesce(layout)``; raises nothing. Merging ``s_i:d_i`` into the mode
-          before it when that mode's ``s*d`` is ``d_i`` merges the same neighbours as CuTe's
-          back-to-front fold; one mode is unwrapped, every extent 1 gives ``_1:_0``.
+    @post ``result == coalesce(layout)``; raises nothing.
 
     >>> print(coalesce_static(Layout((2, (1, 6)), (1, (6, 2)))))
     _12:_1
@@ -187,72 +185,70 @@ def coalesce_static(layout: Layout) -> Layout:
     >>> print(coalesce_static(Layout((((2, 2),), 1), (((1, 2),), 5))))
     _4:_1
     """
-    s0: Any = layout._shape
-    d0: Any = layout._stride
-    out_s: Any
-    out_d: Any
-    if type(s0) is not tuple:
-        out_s, out_d = (s0, d0) if s0 != 1 else (1, 0)
-    else:
-        # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
-        rs: list[int] = []
-        rd: list[int] = []
-        ms, md = 1, 0
-        span: Any = None
-        for x, y in zip(s0, d0):
-            if type(x) is int:
-                if x == 1:
-                    continue
-                if span == y:
-                    ms *= x
-                    span *= x
-                    continue
-                if span is not None:
-                    rs.append(ms)
-                    rd.append(md)
-                ms, md = x, y
-                span = x * y
-            else:
-                # the first nesting level inline (the loop above, per leaf): through
-                # _coalesce_into the kernel measured 18% slower on the benchmark's layouts
-                for a, b in zip(x, y):
-                    # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the type test
-                    if a == 1:
-                        continue
-                    if span == b:
-                        ms *= a
-                        span *= a
-                        continue
-                    if type(a) is not int:
-                        ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
-                        continue
-                    if span is not None:
-                        rs.append(ms)
-                        rd.append(md)
-                    ms, md = a, b
-                    span = a * b
-        if not rs:
-            out_s, out_d = ms, md
-        else:
-            rs.append(ms)
-            rd.append(md)
-            out_s, out_d = tuple(rs), tuple(rd)
-    o: Any = _new(_Builder)     # _mk_static, inline
-    o._shape = out_s
-    o._stride = out_d
+    o: Any = _new(_Builder)     # _mk_static, inline: this is the hottest call of the algebra
+    o._shape, o._stride = _coalesce_static(layout._shape, layout._stride)
     o._st = True
     o.__class__ = Layout
     return o  # type: ignore[no-any-return]
 
 
 def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
-    """:func:`coalesce_static` on plain int tuples ``s0:d0``: the merged ``(shape, stride)``.
+    """coalesce of the plain-int modes ``s0:d0`` (any nesting): the merged ``(shape, stride)``.
+
+    @pre every leaf of ``s0`` and ``d0`` a plain ``int``, congruent.
+    @post the same function on ``range(size)``; merging ``s_i:d_i`` into the mode before it when
+          that mode's ``s*d`` is ``d_i`` merges the same neighbours as CuTe's back-to-front fold;
+          one mode is unwrapped, every extent 1 gives ``1:0``.
 
     >>> _coalesce_static((2, (1, 6), 3), (1, (7, 2), 24))
     ((12, 3), (1, 24))
+    >>> _coalesce_static((1, 1), (3, 4))
+    (1, 0)
     """
-    r = coalesce_static(_mk_static(s0, d0))
-    return r._shape, r._stride
+    if type(s0) is not tuple:
+        return (s0, d0) if s0 != 1 else (1, 0)
+    # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
+    rs: list[int] = []
+    rd: list[int] = []
+    ms, md = 1, 0
+    span: Any = None
+    for x, y in zip(s0, d0):
+        if type(x) is int:
+            if x == 1:
+                continue
+            if span == y:
+                ms *= x
+                span *= x
+                continue
+            if span is not None:
+                rs.append(ms)
+                rd.append(md)
+            ms, md = x, y
+            span = x * y
+        else:
+            # the first nesting level inline (the loop above, per leaf): through
+            # _coalesce_into the kernel measured 18% slower on the benchmark's layouts
+            for a, b in zip(x, y):
+                # a tuple (a deeper mode) is neither 1 nor a stride: it reaches the type test
+                if a == 1:
+                    continue
+                if span == b:
+                    ms *= a
+                    span *= a
+                    continue
+                if type(a) is not int:
+                    ms, md, span = _coalesce_into(rs, rd, ms, md, span, a, b)
+                    continue
+                if span is not None:
+                    rs.append(ms)
+                    rd.append(md)
+                ms, md = a, b
+                span = a * b
+    if not rs:
+        return ms, md
+    rs.append(ms)
+    rd.append(md)
+    return tuple(rs), tuple(rd)
 
 
 def _coalesce_into(rs: list[int], rd: list[int], ms: int, md: int, span: Any,
@@ -291,8 +287,17 @@ def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Option
     rs = list(s)
     rd = list(d)   # type: ignore[arg-type]
     for i in range(n):
-        rs[i], rd[i] = _coalesce_static(s[i], d[i])   # type: ignore[index]
-    return _mk_static(tuple(rs), tuple(rd))
+        x = s[i]       # type: ignore[index]
+        if type(x) is tuple:
+            rs[i], rd[i] = _coalesce_static(x, d[i])   # type: ignore[index]
+        elif x == 1:
+            rd[i] = 0
+    o: Any = _new(_Builder)     # _mk_static, inline
+    o._shape = tuple(rs)
+    o._stride = tuple(rd)
+    o._st = True
+    o.__class__ = Layout
+    return o  # type: ignore[no-any-return]
 
 
 def _transform_layout(layout: Layout, tiler: tuple[Any, ...], f: Any, keep_rest: bool = True,
