@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 
+from typing import Any
+
 import pytest
 from hypothesis import assume, given, strategies as st
 
@@ -94,3 +96,17 @@ def test_dynamic_complement_exact_formula() -> None:
         Cs = to_static(C, {"c": v})
         want = cs.complement(parse("_4:_2"), v)
         assert same_function(want, Cs), (v, C)
+
+
+@pytest.mark.parametrize("text", ["(_4):(_0)", "(_4,_2):(_0,_0)", "((_2,_3),_5):((_0,_0),_0)"])
+@pytest.mark.parametrize("M", [None, 1, 8, 24])
+def test_symbolic_zero_strides_complement(text: str, M: Any) -> None:
+    """Every stride a static 0 (the shortcut past filter): the symbolic answer is the static one,
+    for every way of making the extents symbolic."""
+    L = parse(text)
+    n = len(cs.flatten(L.shape))
+    for k in range(1, 2 ** n):
+        mask = [bool(k >> i & 1) for i in range(n)]
+        _static_vs_symbolic(cs.complement, L, mask, *(() if M is None else (M,)))
+        got = cs.complement(L, *(() if M is None else (M,)))
+        check_complement(L, 1 if M is None else M, got)

@@ -189,3 +189,41 @@ def test_rounded_and_minmax_build_what_sympy_builds() -> None:
             for x, y in ((m, c), (c, m)):
                 got, want = _minmax(g, x, y), g(x, y, evaluate=False)
                 assert got == want and got.args == want.args and hash(got) == hash(want), f"{g}({x}, {y})"
+
+
+def test_int_quotient_is_exact_or_declines() -> None:
+    """``_int_quotient(a, b)`` (the exact-division shortcut of cdiv/ceil_div): a quotient ``q`` it
+    returns has ``q * b == a`` at every sampled value and is an integer there; it declines
+    (None) for a zero-capable or non-dividing ``b``; cdiv and ceil_div agree with the values."""
+    import random
+
+    import sympy
+
+    from cute_sym.core.int_tuple.scalar import _int_quotient
+    A, B, C = (Dyn(n, divisible_by=d) for n, d in (("A", 1), ("B", 2), ("C", 4)))
+    U = Dyn("U", sign="any")
+    syms = [A, B, C, U]
+    rng = random.Random(11)
+    seen = 0
+    for _ in range(800):
+        def mono() -> Any:
+            m: Any = sympy.Integer(rng.choice([1, 2, 3, 4, 8, 12]))
+            for s in rng.sample(syms, rng.randint(0, 3)):
+                m = m * sympy.sympify(s) ** rng.choice([1, 1, 2])
+            return m
+        a, b = mono(), mono()
+        if b.is_Integer:
+            continue
+        q = _int_quotient(a, b)
+        if U in b.free_symbols:
+            assert q is None, (a, b)    # U may be 0: no division without a proof
+        if q is None:
+            continue
+        seen += 1
+        for _ in range(5):
+            vals = {s: rng.choice([1, 2, 3, 5, 8]) * (sympy.sympify(s).name in "BC" and 4 or 1) for s in syms}
+            av, bv = int(a.subs(vals)), int(b.subs(vals))
+            qv = sympy.sympify(q).subs(vals)
+            assert qv.is_Integer and int(qv) * bv == av, (a, b, q, vals)
+            assert int(sympy.sympify(cs.ceil_div(a, b)).subs(vals)) == -(-av // bv)
+    assert seen > 15

@@ -108,7 +108,12 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
 
 def _complement_general(layout: Layout, cotarget: Any) -> Layout:
     """CuTe's steps with the generic helpers, for every kind of integer (the reference of the fast paths)."""
-    filt = filter(layout)
+    for x in leaves(layout._stride):
+        if type(x) is not int or x != 0:
+            filt = filter(layout)
+            break
+    else:
+        filt = _mk(1, 0)    # every stride a static 0: filter leaves _1:_0 whatever the extents
     cotarget = None if cotarget is None else unwrap(cotarget)
     if cotarget is None:
         cotarget = cosize(filt)

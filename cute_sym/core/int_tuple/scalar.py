@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     import sympy
@@ -51,6 +51,10 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         if (a >= 0) == (b > 0):
             return a // b if a >= 0 else (-a) // (-b)
         return -((-a) // b) if a < 0 else -(a // (-b))
+    if type(a) is not int and type(b) is not int:
+        q = _int_quotient(a, b)
+        if q is not None:
+            return q
     if decide.require("==", b, 0, assume=False, why="division"):
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
@@ -77,6 +81,42 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     # at least one negative: truncation toward zero
     q = sympy.floor(sabs(a) / sympy.sympify(sabs(b)))
     return norm(q if (a_nonneg == b_pos) else -q)
+
+
+def _int_quotient(a: Any, b: Any) -> Optional[IntLike]:
+    """``a / b`` where sympy's own cancellation leaves an integer monomial (``8*S / S`` is 8,
+    ``S*T / S`` is T): then ``b | a`` and that is the exact quotient; None otherwise.
+
+    @post a result ``q`` has ``q * b == a`` and is an integer at every value of the symbols.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S, T = Dyn("S"), Dyn("T")
+    >>> _int_quotient(8 * S * T, S), _int_quotient(S, 2 * S), _int_quotient(S, T) is None
+    (8*T, None, True)
+    """
+    # b != 0 from its factors' own assumptions (no query): positive symbols and numbers
+    if b.is_Symbol:
+        if not b.is_positive:
+            return None
+    elif b.is_Mul:
+        for f in b.args:
+            if not ((f.is_Symbol or f.is_Integer) and f.is_positive):
+                return None
+    else:
+        return None
+    q = a / b
+    if q.is_Integer:
+        return norm(q)
+    if q.is_Symbol:
+        return q if q.is_integer else None
+    if not q.is_Mul:
+        return None
+    for f in q.args:
+        if f.is_Integer or f.is_Symbol and f.is_integer or \
+                f.is_Pow and f.base.is_Symbol and f.base.is_integer and f.exp.is_Integer and f.exp > 0:
+            continue
+        return None
+    return norm(q)
 
 
 def _symbol_monomial(a: Any) -> bool:
@@ -186,6 +226,10 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
             # every value of b is at least a (and b is not pinned to a): ceil(a/b) is 1
             return norm(sympy.Integer(1))
+    elif type(a) is not int and type(b) is not int:
+        q = _int_quotient(sa, sb)
+        if q is not None:
+            return q
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
