@@ -287,7 +287,7 @@ def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Option
     rs = list(s)
     rd = list(d)   # type: ignore[arg-type]
     for i in range(n):
-        x = s[i]       # type: ignore[index]
+        x = s[i]
         if type(x) is tuple:
             rs[i], rd[i] = _coalesce_static(x, d[i])   # type: ignore[index]
         elif x == 1:
