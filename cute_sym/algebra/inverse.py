@@ -63,7 +63,8 @@ def right_inverse(layout: Any) -> Any:
         found = -1
         # the same formula first (the usual case, no reasoning), then a proved equality
         for j, d in enumerate(fd):
-            if d == nxt and j not in seq:
+            # the same class first: an int against a formula would go through sympify
+            if type(d) is type(nxt) and d == nxt and j not in seq:
                 found = j
                 break
         else:
@@ -82,9 +83,12 @@ def right_inverse(layout: Any) -> Any:
         nxt = _mul(fs[found], fd[found])
     if not seq:
         return _mk(1, 0)
-    rstride = compact_major(tuple(fs))
+    # compact_major's strides, only as far as the chain reaches (each is a product of extents)
+    rstride: list[IntLike] = [1]
+    for x in fs[:max(seq)]:
+        rstride.append(_mul(rstride[-1], x))
     shp = tuple(fs[i] for i in seq)
-    std = tuple(rstride[i] for i in seq)  # type: ignore[index]
+    std = tuple(0 if type(fs[i]) is int and fs[i] == 1 else rstride[i] for i in seq)
     if len(seq) == 1:
         return _mk(shp[0], std[0])
     return _mk(shp, std)
