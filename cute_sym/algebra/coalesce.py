@@ -53,6 +53,9 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
             merge = False
         elif merges is not None:
             merge = merges(s, d, fd)
+        elif type(d) is int and type(fd) is int and d != 0:
+            # s*d == fd exactly when s == fd/d: asked without building the product
+            merge = fd % d == 0 and _eq_proved(s, fd // d)
         else:
             # s*d is the next stride itself (same object) in the usual contiguous case: no proof needed
             sd = s if type(d) is int and d == 1 else _smul(s, d)
