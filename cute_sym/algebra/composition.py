@@ -12,13 +12,14 @@ else:
 from ..core.lazy import is_expr
 
 from ..core import decide
-from ..core.errors import DivisibilityError
+from ..core.errors import DivisibilityError, UndecidableError
 from ..core.int_tuple import (
     _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin,
 )
 from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _is1, _mul, _composed_dispatch
+from .by_values import check_open_at_values
 from .coalesce import _coalesce_x, _transform_layout
 from .composition_static import (
     _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _ints, _max_digit, _tiler_static,
@@ -177,9 +178,19 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
                 f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
     ars = _compose_abs_sign(stride)[0]
     alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("==", rest, 1), ("<=", cs, ars)]
-    if not strict and i + 1 < len(ls) and decide.prove(">=", ls[i + 1], 2):
-        alts.append(("!=", ld[i + 1], _mul(cs, ld[i])))
-    if not decide.require_any(alts, why="composition (the rhs steps evenly over an lhs extent or ends inside it)"):
+    why = "composition (the rhs steps evenly over an lhs extent or ends inside it)"
+    if not strict and i + 1 < len(ls):
+        apart = ("!=", ld[i + 1], _mul(cs, ld[i]))
+        big = decide.prove(">=", ls[i + 1], 2)
+        if big:
+            alts.append(apart)
+        elif big is None and decide.prove(*apart) is not False and all(decide.prove(*a) is False for a in alts):
+            # modes i and i+1 stay apart only where s_{i+1} >= 2 as well, and nothing else is
+            # left: both facts (a refusal here would be wrong where they hold)
+            decide.require(*apart, why=why)
+            decide.require(">=", ls[i + 1], 2, why=why)
+            return
+    if not decide.require_any(alts, why=why):
         raise DivisibilityError(f"composition: stride {fmt(rd)} steps over extent {fmt(cs)} unevenly and the "
                                 "rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
 
@@ -205,15 +216,27 @@ def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     return all(r % c == 0 for c in range(first, top + 1, step))
 
 
-def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> Layout:
-    """_compose_sd as a layout; a static flat lhs and rhs take the pure-int fold."""
+def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False, modes_add: bool = False) -> Layout:
+    """_compose_sd as a layout (with :func:`_check_modes_add` when ``modes_add``); a static flat
+    lhs and rhs take the pure-int fold. A long symbolic fold tries values first
+    (:func:`~cute_sym.algebra.by_values.steps_or_open`): this very function on the values."""
     fs = ls if type(ls) is tuple else (ls,)
     fd = ld if type(ld) is tuple else (ld,)
     if len(fs) == len(fd) and _ints(fs) and _ints(fd):
-        r = _compose_ints(fs, fd, rs, rd, strict, None)
-        if r is not None:
-            return _mk_static(r[0], r[1])
-    return _mk(*_compose_sd(ls, ld, rs, rd, strict))
+        if not modes_add:
+            r = _compose_ints(fs, fd, rs, rd, strict, None)
+            if r is not None:
+                return _mk_static(r[0], r[1])
+    elif type(ls) is tuple:
+        check_open_at_values(_compose_steps, (ls, ld, rs, rd, strict, modes_add), (len(ls) - 1) * len(leaves(rs)))
+    return _compose_steps(ls, ld, rs, rd, strict, modes_add)
+
+
+def _compose_steps(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool, modes_add: bool) -> Layout:
+    result = _mk(*_compose_sd(ls, ld, rs, rd, strict))
+    if modes_add:
+        _check_modes_add(_mk(ls, ld), _mk(rs, rd))
+    return result
 
 
 def composition(lhs: Any, rhs: Any) -> Any:
@@ -260,32 +283,43 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
     static = all(type(s) is int and type(d) is int for s, d in modes)
     p: IntLike = 1
     run: IntLike = 1        # the extent of the modes before j that a carry joined to mode j
+    why = "composition (the rhs modes add up past an lhs extent: the next lhs stride must continue it)"
     for j, nj in enumerate(ls[:-1]):
         n = _mul(run, nj)
+        bound: IntLike = 0
         if static and type(p) is int and type(n) is int:
-            fits = sum(_max_digit(s, d, p, n) for s, d in modes) < n
+            fits, exact = sum(_max_digit(s, d, p, n) for s, d in modes) < n, True
         else:
-            fits = decide.prove("<", _digit_bound_sum(modes, p, n), n) is True
+            bound, exact = _digit_bound_sum(modes, p, n)
+            verdict = decide.prove("<", bound, n)
+            fits, exact = verdict is True, exact and verdict is False
         if fits:
             p, run = _mul(p, n), 1
             continue
         # a carry out of mode j is harmless only where mode j+1 continues it (d_{j+1} == s_j * d_j);
         # then the carry is a digit of modes j..j+1 together, checked with mode j+1 (same base p)
-        if not decide.require(
-                "==", ld[j + 1], _mul(nj, ld[j]),
-                why="composition (the rhs modes add up past an lhs extent: the next lhs stride must continue it)"):
-            raise DivisibilityError(
-                f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent {fmt(nj)} "
-                f"(mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
+        cont = ("==", ld[j + 1], _mul(nj, ld[j]))
+        if exact:       # the digits are known not to fit: the next stride must continue the mode
+            if not decide.require(*cont, why=why):
+                raise DivisibilityError(
+                    f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent "
+                    f"{fmt(nj)} (mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
+        elif not decide.require_any([cont, ("<", bound, n)], why=why):
+            # the next stride does not continue the mode, and only a bound of the digits is known
+            # not to fit: the digits themselves may (a fact this procedure cannot state)
+            fact = f"the largest digits of the rhs modes in the lhs extent {fmt(nj)} (mode {j}) add up below it"
+            raise UndecidableError(fact, f"{why} needs {fact} (cannot be decided)")
         run = n
 
 
-def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> IntLike:
-    """An upper bound of the sum of the largest digits ``(t*d // p) % n`` (symbolic sizes):
-    0 where ``p*n | d`` (the mode skips the digit), ``(s-1)*d // p`` where the values stay below
-    ``p*n`` (no wrap: exact), ``n - gcd(d/p, n)`` where ``p | d`` (multiples of ``d/p`` modulo
-    ``n``), else ``n - 1``."""
+def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> tuple[IntLike, bool]:
+    """An upper bound of the sum of the largest digits ``(t*d // p) % n`` (symbolic sizes), and
+    whether it is the sum itself: 0 where ``p*n | d`` (the mode skips the digit), ``(s-1)*d // p``
+    where the values stay below ``p*n`` (no wrap), both exact; ``n - gcd(d/p, n)`` where ``p | d``
+    (multiples of ``d/p`` modulo ``n``, reached only when the mode has enough values), else
+    ``n - 1``."""
     total: IntLike = 0
+    exact = True
     for s, d in modes:
         span = _mul(p, n)
         if decide.prove("|", span, d) is True:
@@ -299,9 +333,11 @@ def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> In
                 total = total + (n - math.gcd(q, n))
             else:
                 total = total + ((n - q) if decide.prove("|", q, n) is True else (n - 1))
+            exact = False       # reached only when the mode has enough values
         else:
             total = total + (n - 1)
-    return total
+            exact = False
+    return total, exact
 
 
 def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
@@ -325,10 +361,7 @@ def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
         rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
         flat = _coalesce_x(lhs)
-        result = _mk(*_compose_sd(flat._shape, flat._stride, rhs._shape, rhs._stride, strict))
-        if strict:
-            _check_modes_add(flat, rhs)
-        return result
+        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict, strict)
     if type(rhs) is tuple:
         return _transform_layout(lhs, rhs, composition if strict else _composition_cute,
                                  keep_rest=False, what="composition")

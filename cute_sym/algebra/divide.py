@@ -70,8 +70,7 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
     last = fl_s[n - 1]
     if not (type(last) is int and last == 1):
         # coalesce_x differs from coalesce only when the last extent is a static 1
-        return _compose_impl(flat_s, flat_d, (tiler._shape, comp._shape),
-                             (tiler._stride, comp._stride))
+        return _compose_impl(flat_s, flat_d, (tiler._shape, comp._shape), (tiler._stride, comp._stride))
     full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
     return _composition_cute(layout, full)
 

@@ -46,16 +46,23 @@ intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values
 ``quick`` (a symbol against a number, in plain ints), ``prove``, ``guards`` (``require``,
 ``require_any``, ``collect_guards``, the facts as text) and ``assume``.
 """
-from .base import Bound, Fact, Rel
+from .base import _FACTS, _GUARDS, Bound, Fact, Rel
 from .reason import bounds, is_big, is_polynomial
 from .prove import prove
-from .guards import Guards, collect_guards, fact_text, require, require_any
+from .guards import Guards, collect_guards, fact_text, open_at_values, require, require_any
+from .witness import leaf_values
 from .assume import assume
 
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
-    "is_big", "is_polynomial", "Bound", "Fact", "Rel", "clear_caches",
+    "is_big", "is_polynomial", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
+    "unconditional",
 ]
+
+
+def unconditional() -> bool:
+    """No fact is in force and no guards are collected: a symbol's own facts are all there is."""
+    return not _FACTS.get() and _GUARDS.get() is None
 
 
 def clear_caches(symbols: bool = False) -> None:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 if TYPE_CHECKING:
     from fractions import Fraction  # imported where used: it pulls in decimal
@@ -368,9 +369,53 @@ class _Undecided(UndecidableError):
         return (UndecidableError, (fact, message))
 
 
-# tracebacks and doctests name it as the public class
-_Undecided.__name__ = _Undecided.__qualname__ = "UndecidableError"
-_Undecided.__module__ = "cute_sym"
+class _OpenAtValues(_Undecided):
+    """An :class:`UndecidableError` known from values: the operation succeeds at one allowed value
+    of its symbols and fails at another, so no sound procedure decides it. Its fact and text are
+    those of the operation's own symbolic steps, run when the text is first read (in the context
+    of the raise); where those steps do not name one, the two values are the text."""
+
+    def __init__(self, steps: Callable[[], object], seen: str) -> None:
+        Exception.__init__(self)
+        self._steps = steps
+        self._seen = seen
+        self._ctx = contextvars.copy_context()
+        self._text = None
+
+    def _texts(self) -> tuple[str, str]:
+        if self._text is None:
+            try:
+                self._ctx.run(self._steps)
+            except UndecidableError as e:
+                self._text = (e.fact, str(e))
+            except Exception:  # noqa: BLE001 - any other outcome: the values are the evidence
+                pass
+            if self._text is None:
+                self._text = (self._seen, f"needs {self._seen} (cannot be decided)")
+            self.args = (self._text[1],)
+        return self._text
+
+
+def open_at_values(steps: Callable[[], object], seen: str) -> UndecidableError:
+    """The error for an operation seen to succeed at one allowed value of its symbols and fail at
+    another (``seen`` says where); ``steps`` runs the operation's symbolic steps, which name the
+    fact when the text is read.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> e = open_at_values(lambda: require("|", 4, Dyn("M"), why="tile"), "M = 4 but not M = 2")
+    >>> print(e)
+    tile needs M % 4 == 0 (cannot be decided)
+    >>> print(open_at_values(lambda: None, "a condition true at M = 4, false at M = 2"))
+    needs a condition true at M = 4, false at M = 2 (cannot be decided)
+    """
+    return _OpenAtValues(steps, seen)
+
+
+# tracebacks and doctests name them as the public class
+for _cls in (_Undecided, _OpenAtValues):
+    _cls.__name__ = _cls.__qualname__ = "UndecidableError"
+    _cls.__module__ = "cute_sym"
+del _cls
 
 
 def require(rel: Rel, a: IntLike, b: IntLike, *, assume: bool = True, why: str = "") -> bool:

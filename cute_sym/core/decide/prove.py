@@ -69,6 +69,8 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     if rel == "|":
+        if not sa.is_Number and not sb.is_Number and _monomial_divides(sa, sb):
+            return True     # positive monomials (strides, extents): a sufficient test, in ints
         if not facts and sb.is_Integer and sb.p != 0:
             # a monomial above |b| > 0 does not divide it (the full procedure's last check, on the
             # same or weaker bounds: the symbols' own facts are all there is)
@@ -80,7 +82,7 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
             return small
         if sa.is_Integer and _divisor_of_monomial(int(sa), sb):
             return True     # holds whatever the facts in force
-        if not sa.is_Number and _monomial_divides(sa, sb):
+        if not sa.is_Number and sb.is_Number and _monomial_divides(sa, sb):
             return True
         if not facts and open_divides_int_symbol(sa, sb):
             return None     # holds at one allowed value, fails at another: open for any procedure

@@ -9,7 +9,8 @@ facts (divisor, bounds) are then all there is, and every value they allow is a r
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+import sys
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 if TYPE_CHECKING:
     import sympy
@@ -23,13 +24,17 @@ from .base import Rel
 # offsets (in multiples of the divisor) from a symbol's least value: the least few, a far one (most
 # open questions differ there), then more small values where the edge cases live
 _STEPS = (0, 1, 2, 1023, 3, 5, 7, 11, 15, 31, 63)
+# for a whole operation, three times the least value second: it breaks the power-of-two
+# divisibility CuTe's checks are about (the open calls of the benchmark show both outcomes
+# within the first two values in this order, against five in the one above)
+_OP_STEPS = (0, 2, 1, 1023, 3, 5, 7, 11, 15, 31, 63)
 _MAX_NODES = 12         # larger formulas: not worth evaluating here
 _MAX_POINTS = 6
 _MAX_SYMBOLS = 2
 
 
-def _points(cands: list[list[int]]) -> Iterator[tuple[int, ...]]:
-    """At most ``_MAX_POINTS`` values: all symbols at their least, then step by step each
+def _points(cands: list[list[int]], max_points: int = _MAX_POINTS) -> Iterator[tuple[int, ...]]:
+    """At most ``max_points`` values: all symbols at their least, then step by step each
     symbol alone (the others at their least) and all of them together."""
     least = tuple(c[0] for c in cands)
     yield least
@@ -37,20 +42,24 @@ def _points(cands: list[list[int]]) -> Iterator[tuple[int, ...]]:
     for k in range(1, max(len(c) for c in cands)):
         for j, c in enumerate(cands):
             if k < len(c):
-                if count >= _MAX_POINTS:
+                if count >= max_points:
                     return
                 count += 1
                 yield least[:j] + (c[k],) + least[j + 1:]
         if len(cands) > 1:
-            if count >= _MAX_POINTS:
+            if count >= max_points:
                 return
             count += 1
             yield tuple(c[min(k, len(c) - 1)] for c in cands)
 
 
 def _dyn_symbol() -> Any:
-    from ..symbolic import DynSymbol
-    return DynSymbol
+    # from sys.modules: an import statement costs more than the rest of _candidates
+    mod = sys.modules.get("cute_sym.core.symbolic")
+    if mod is None:
+        from ..symbolic import DynSymbol
+        return DynSymbol
+    return mod.DynSymbol
 
 
 class _Undefined(Exception):
@@ -59,7 +68,7 @@ class _Undefined(Exception):
 
 
 
-def _candidates(s: Any) -> Optional[list[int]]:
+def _candidates(s: Any, steps: tuple[int, ...] = _STEPS) -> Optional[list[int]]:
     """Allowed values of the symbol (multiples of its divisor in its bounds); None for a symbol
     whose facts are not all in ``(divisor, lo, hi)``."""
     if s.is_integer is not True or not (type(s) is sympy.Symbol or isinstance(s, _dyn_symbol())):
@@ -74,21 +83,19 @@ def _candidates(s: Any) -> Optional[list[int]]:
         base = hi // d - _STEPS[-1]
     else:
         base = -3
-    out = []
-    for k in _STEPS:
-        v = (base + k) * d
-        if hi is None or v <= hi:
-            out.append(v)
-    return out
+    if hi is None:
+        return [(base + k) * d for k in steps]
+    return [v for v in [(base + k) * d for k in steps] if v <= hi]
 
 
 # instructions of a compiled formula: (op, operand); operands index earlier results
 _CONST, _SYM, _ADD, _MUL, _POW, _FLOOR, _CEIL, _MIN, _MAX = range(9)
 
 
-def _compile(e: Any, prog: list[tuple[int, Any]], index: dict[Any, int], syms: dict[Any, int]) -> Optional[int]:
+def _compile(e: Any, prog: list[tuple[int, Any]], index: dict[Any, int], syms: dict[Any, int],
+             limit: int = _MAX_NODES) -> Optional[int]:
     """Append the instructions computing ``e`` (shared subexpressions once); its result's index,
-    or None for a node not evaluated exactly here or a formula too large."""
+    or None for a node not evaluated exactly here or a program longer than ``limit``."""
     i = index.get(e)
     if i is not None:
         return i
@@ -109,7 +116,7 @@ def _compile(e: Any, prog: list[tuple[int, Any]], index: dict[Any, int], syms: d
         elif e.is_Pow:
             if not e.exp.is_Integer:
                 return None
-            k = _compile(e.args[0], prog, index, syms)
+            k = _compile(e.args[0], prog, index, syms, limit)
             if k is None:
                 return None
             ins = (_POW, (k, int(e.exp)))
@@ -121,12 +128,12 @@ def _compile(e: Any, prog: list[tuple[int, Any]], index: dict[Any, int], syms: d
         if op >= 0:
             ks = []
             for t in e.args:
-                k = _compile(t, prog, index, syms)
+                k = _compile(t, prog, index, syms, limit)
                 if k is None:
                     return None
                 ks.append(k)
             ins = (op, tuple(ks))
-    if len(prog) >= _MAX_NODES:
+    if len(prog) >= limit:
         return None
     index[e] = len(prog)
     prog.append(ins)
@@ -279,3 +286,64 @@ def open_divides_int_symbol(a: sympy.Expr, b: sympy.Expr) -> bool:
         # d*k | n for some allowed value (larger ones do not divide n): open; else not seen
         seen = m // d - k0 <= 64 and any(m % (d * k) == 0 for k in range(k0, m // d + 1))
     return seen and _candidates(sym) is not None    # every value d*k allowed (no other assumption)
+
+
+_LEAF_NODES = 64        # every leaf of an operation's arguments, in one program
+_LEAF_SYMBOLS = 8
+
+
+def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tuple[dict[str, int], list[int]]]]:
+    """The leaves (ints and sympy integer formulas) evaluated exactly at up to ``max_points``
+    allowed values of their symbols (the order of :func:`_points`): ``(values by symbol name,
+    the leaves' ints)``, skipping a value where a leaf is undefined or not an integer. None when
+    there is no symbol, a symbol carries a fact other than (divisor, bounds, sign), or a leaf
+    is not evaluated here.
+
+    @pre no facts in force beyond the symbols' own: then every value yielded is a real one.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> M = Dyn("M", divisible_by=4)
+    >>> [v for _, v in leaf_values([2, M, sympy.sympify(M) / 4], 3)]
+    [[2, 4, 1], [2, 12, 3], [2, 8, 2]]
+    """
+    if not _CALL_OPS:
+        _CALL_OPS.update({sympy.floor: _FLOOR, sympy.ceiling: _CEIL, sympy.Min: _MIN, sympy.Max: _MAX})
+    prog: list[tuple[int, Any]] = []
+    index: dict[Any, int] = {}
+    syms: dict[Any, int] = {}
+    base: list[int] = []
+    where: list[tuple[int, int]] = []       # (position of a formula leaf, its instruction)
+    for pos, x in enumerate(leaves):
+        if type(x) is int:
+            base.append(x)
+            continue
+        k = _compile(sympy.sympify(x), prog, index, syms, _LEAF_NODES)
+        if k is None:
+            return None
+        base.append(0)
+        where.append((pos, k))
+    if not syms or len(syms) > _LEAF_SYMBOLS:
+        return None
+    cands: list[list[int]] = []
+    for sym in syms:        # in the order of their indices
+        c = _candidates(sym, _OP_STEPS)
+        if not c:
+            return None
+        cands.append(c)
+    names = [sym.name for sym in syms]
+
+    def gen() -> Iterator[tuple[dict[str, int], list[int]]]:
+        for p in _points(cands, max_points):
+            try:
+                vals = _run(prog, p)
+            except _Undefined:
+                continue
+            out = base[:]
+            for pos, k in where:
+                n, d = vals[k]
+                if n % d:
+                    break
+                out[pos] = n // d
+            else:
+                yield dict(zip(names, p)), out
+    return gen()
