@@ -227,3 +227,36 @@ def test_int_quotient_is_exact_or_declines() -> None:
             assert qv.is_Integer and int(qv) * bv == av, (a, b, q, vals)
             assert int(sympy.sympify(cs.ceil_div(a, b)).subs(vals)) == -(-av // bv)
     assert seen > 15
+
+
+def test_ceil_div_fast_paths_are_the_values() -> None:
+    """``ceil_div`` of the shapes its fast paths read (``k*S`` by a number, a number by ``k*S``,
+    a formula of few values such as ``ceil_div(32, S)`` against a symbol, either way): the result
+    equals ``ceil(a/b)`` at every sampled allowed value, and is a formula (not a number) only
+    where the values differ."""
+    import random
+
+    import sympy
+
+    from cute_sym.core.int_tuple.scalar import _ceil_div1
+    S, T = Dyn("S", divisible_by=4), Dyn("T", divisible_by=8)
+    U = Dyn("U", divisible_by=2, max=64)
+    s, t, u = (sympy.sympify(x) for x in (S, T, U))
+    shapes = [2 * s, s, t, 3 * t, u, sympy.ceiling(32 / s), sympy.ceiling(8 / t), sympy.Integer(1) * s / 4,
+              sympy.ceiling(s / 32), 8, 32, 3, 1]
+    rng = random.Random(3)
+    for a in shapes:
+        for b in shapes:
+            if isinstance(a, int) and isinstance(b, int):
+                continue
+            r = _ceil_div1(a, b)
+            seen = set()
+            for _ in range(40):
+                env = {s: 4 * rng.randint(1, 40), t: 8 * rng.randint(1, 40), u: 2 * rng.randint(1, 32)}
+                av, bv = (int(sympy.sympify(x).subs(env)) for x in (a, b))
+                want = -(-av // bv)
+                got = int(sympy.sympify(r).subs(env))
+                assert got == want, (a, b, r, env)
+                seen.add(want)
+            if len(seen) > 1:
+                assert not sympy.sympify(r).is_Integer, (a, b, r)

@@ -10,6 +10,7 @@ else:
     from ..lazy import sympy
 
 from .. import decide
+from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
 from .types import norm
@@ -219,17 +220,30 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     sb: Any = b
     if type(b) is int and b > 0:
         k, x = scaled_symbol(sa)
-        if x is not None and (k * symbol_facts(x)[0]) % b == 0:
-            return norm(sa / sympy.Integer(b))       # b divides k times the symbol's divisor: exact
+        if x is not None:
+            if (k * symbol_facts(x)[0]) % b == 0:
+                return norm(sa / sympy.Integer(b))       # b divides k times the symbol's divisor: exact
+            if _unbounded(x, 0):
+                # b does not divide every value, none is negative, and the ceiling takes every
+                # value from its least on: the formula, as the steps below would give it
+                return norm(_rounded(sympy.ceiling, sa / sympy.Integer(b)))
     elif type(a) is int and a >= 1:
         lo, hi = decide.bounds(sb)
         if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
             # every value of b is at least a (and b is not pinned to a): ceil(a/b) is 1
             return norm(sympy.Integer(1))
+        x = scaled_symbol(sb)[1]
+        if x is not None and _unbounded(x, 1):
+            # a positive b, unbounded above, does not divide a at large values, and is below a
+            # at its least (above): ceil(a/b) takes more than one value, the formula
+            return norm(_rounded(sympy.ceiling, sympy.Integer(a) / sb))
     elif type(a) is not int and type(b) is not int:
         q = _int_quotient(sa, sb)
         if q is not None:
             return q
+        r = _ceil_div_values(sa, sb)
+        if r is not None:
+            return r
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
@@ -242,6 +256,41 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
                 return norm(q)
         return _pinned(q)
     return cdiv(sympy.sympify(a) + b - 1, b)
+
+
+def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
+    """``ceil_div(a, b)`` read off the values of ``b`` (a formula of a few values, such as
+    ``ceiling(32/S)``), as the general steps would give it: 1 where ``1 <= a <= b`` at every
+    value; the formula ``ceiling(a/b)`` for ``a = k*T`` (``T`` unbounded, not in ``b``) where
+    some value of ``b`` does not divide ``k`` times ``T``'s divisor (so not every value of
+    ``a``); None otherwise."""
+    if not decide.unconditional():
+        return None
+    lo_b = decide.bounds(b)[0]
+    if lo_b is None or lo_b < 1:
+        return None
+    lo_a, hi_a = decide.bounds(a)
+    if lo_a is not None and lo_a >= 1 and hi_a is not None and hi_a <= lo_b:
+        return norm(sympy.Integer(1))
+    k, x = scaled_symbol(a)
+    if x is None or not _unbounded(x, 0) or x in b.free_symbols:
+        return None
+    vals = value_set(b)
+    if vals is None or not vals[1]:
+        return None
+    kd = k * symbol_facts(x)[0]
+    if all(kd % v == 0 for v in vals[0]):
+        return None     # b divides a at every value: the exact quotient (the general steps)
+    return norm(_rounded(sympy.ceiling, a / b))
+
+
+def _unbounded(x: Any, least: int) -> bool:
+    """A symbol whose values are every multiple of its divisor from a least one ``>= least`` on
+    (no upper bound, no other assumption, no fact in force about it)."""
+    if not _plain_symbol(x) or not decide.unconditional():
+        return False
+    _, lo, hi = symbol_facts(x)
+    return hi is None and lo is not None and lo >= least
 
 
 def _rounded(f: Any, q: Any) -> Any:
