@@ -88,7 +88,7 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
 def _positive_extents(layout: Any, result: Layout) -> Layout:
     for x in leaves(result._shape):
         if (x <= 0) if type(x) is int else \
-                not (is_expr(x) and _positive_by_shape(x)) and decide.prove("<=", x, 0) is True:
+                not (is_expr(x) and decide.positive_by_shape(x)) and decide.prove("<=", x, 0) is True:
             raise LayoutError(f"complement: {layout} has a negative stride: CuTe's answer {result} has the "
                               f"non-positive extent {x} (complement needs non-negative strides)")
     return result
@@ -539,19 +539,6 @@ def _ceil_div_by(a: Any, n: int) -> Any:
             if v % n == 0:
                 return a / n    # what cdiv gives a monomial it divides exactly
     return ceil_div(a, n)
-
-
-def _positive_by_shape(x: Any) -> bool:
-    """A product of positive numbers, positive symbols and their integer powers, or the ceiling
-    of one: positive by its shape alone (a sufficient test; the decision procedure is asked otherwise)."""
-    if type(x) is sympy.ceiling:
-        x = x.args[0]       # ceiling(y) >= 1 for y > 0
-    for f in x.args if x.is_Mul else (x,):
-        if f.is_Pow and f.exp.is_Integer:
-            f = f.base
-        if not (f.is_Symbol and f.is_positive is True or f.is_Rational and f.p > 0):
-            return False
-    return True
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:

@@ -48,6 +48,7 @@ intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values
 """
 from .base import _FACTS, _GUARDS, Bound, Fact, Rel
 from .reason import bounds, is_big, is_polynomial
+from .intervals import _positive as positive_by_shape
 from .prove import prove
 from .guards import Guards, collect_guards, fact_text, open_at_values, require, require_any
 from .witness import leaf_values
@@ -56,7 +57,7 @@ from .assume import assume
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
     "is_big", "is_polynomial", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
-    "unconditional",
+    "unconditional", "positive_by_shape",
 ]
 
 
