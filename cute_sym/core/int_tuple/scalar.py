@@ -281,7 +281,10 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
     kd = k * symbol_facts(x)[0]
     if all(kd % v == 0 for v in vals[0]):
         return None     # b divides a at every value: the exact quotient (the general steps)
-    return norm(_rounded(sympy.ceiling, a / b))
+    q = a / b
+    # not an integer (a value of b does not divide a), one term: sympy's evaluation would only
+    # ask its assumption system that (milliseconds on a fresh formula) and build this
+    return norm(sympy.ceiling(q, evaluate=False) if q.is_Mul else _rounded(sympy.ceiling, q))
 
 
 def _unbounded(x: Any, least: int) -> bool:
