@@ -247,3 +247,29 @@ def test_linear_order(facts: tuple[int, Optional[int], Optional[int]]) -> None:
             truths = [_truth(rel, 0, c + k * s) if rel in ("<", "<=", "==", "!=") else _truth(rel, -(c + k * s), 0)
                       for s in vals]
             _check(r, truths, f"0 vs {d} ({rel}) with S in {facts}", open_is_final=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(FACTS), st.sampled_from([1, 2, 4]), st.sampled_from([3, 8, 16, 24]),
+       st.sampled_from([sympy.ceiling, sympy.floor]),
+       st.lists(st.tuples(st.sampled_from(RELS + ("|",)), st.booleans()), min_size=1, max_size=3))
+def test_disjunction_by_formula_values(facts: tuple[int, Optional[int], Optional[int]], du: int, c: int,
+                                       f: Any, alts: list[tuple[str, bool]]) -> None:
+    """A symbol U against one formula F = f(c/S) of another symbol, F's values read in turn: True
+    exactly when some alternative holds at every pair of allowed values, False when a pair fails
+    all (brute force over both symbols, far past every threshold)."""
+    S = _symbol(*facts)
+    U = Dyn("U", divisible_by=du)
+    F = f(sympy.Integer(c) / sympy.sympify(S))
+    if F.is_Number:
+        return
+    qs = [(rel, U, F) if left else (rel, F, U) for rel, left in alts]
+    r = disjunction_by_values(qs)
+    if r is None:
+        return
+    ok = []
+    for s in _allowed(*facts)[:200]:
+        fv = int(F.xreplace({sympy.sympify(S): s}))
+        for u in range(du, du * 300, du):
+            ok.append(any(_truth(rel, u, fv) if left else _truth(rel, fv, u) for rel, left in alts))
+    assert r == all(ok), f"{qs}: {r}"

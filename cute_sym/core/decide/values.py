@@ -19,7 +19,7 @@ else:
     from ..lazy import sympy
 
 from ..integers import symbol_facts
-from .base import _FLIP
+from .base import _FLIP, _prove_int
 from .divisibility import _int_product
 from .intervals import _bounds
 
@@ -179,7 +179,57 @@ def disjunction_by_values(alts: Any) -> Optional[bool]:
     True
     >>> disjunction_by_values([("|", S, 512), ("<", 1024, S)])
     False
+
+    Where each alternative compares the symbol with one formula ``F`` of other symbols instead,
+    ``F`` of a few values known exactly (``ceil_div(8, T)``), each of those values is read in turn.
+
+    >>> T = Dyn("T", divisible_by=4)
+    >>> F = sympy.ceiling(sympy.Integer(8) / T)
+    >>> disjunction_by_values([("|", Dyn("U", divisible_by=2), F), ("<", F, Dyn("U", divisible_by=2))])
+    True
     """
+    one = _one_symbol_disjunction(alts)
+    return one if one is not None else _disjunction_by_formula_values(alts)
+
+
+def _disjunction_by_formula_values(alts: Any) -> Optional[bool]:
+    """:func:`disjunction_by_values` for alternatives comparing one symbol with one formula ``F``
+    (of other symbols), ``F``'s values exact: the one-symbol question at each of them."""
+    f: Any = None
+    for _, a, b in alts:
+        for x in (a, b):
+            if type(x) is not int and not x.is_Symbol:
+                if f is None:
+                    f = x
+                elif x != f:
+                    return None
+    if f is None or f.is_Number:
+        return None
+    others = set()
+    for _, a, b in alts:
+        for x in (a, b):
+            if type(x) is not int and x is not f and x != f:
+                others |= x.free_symbols
+    if others & f.free_symbols:
+        return None     # not independent: a value of F limits the other symbol's values
+    vals = value_set(f)
+    if vals is None or not vals[1] or len(vals[0]) > _SMALL_RANGE:
+        return None
+    verdict: Optional[bool] = True
+    for v in sorted(vals[0]):
+        at_v = [(rel, v if a is f or a == f else a, v if b is f or b == f else b) for rel, a, b in alts]
+        if any(type(a) is int and type(b) is int and _prove_int(rel, a, b) for rel, a, b in at_v):
+            continue        # a number against a number that holds: this value is settled
+        rest = [(rel, a, b) for rel, a, b in at_v if not (type(a) is int and type(b) is int)]
+        r = _one_symbol_disjunction(rest) if rest else False
+        if r is False:
+            return False    # F takes v at some value, and the other symbol fails there (independent)
+        if r is None:
+            verdict = None
+    return verdict
+
+
+def _one_symbol_disjunction(alts: Any) -> Optional[bool]:
     sym: Any = None
     qs: list[tuple[str, bool, int]] = []        # (rel, symbol on the left, number)
     top = 0
