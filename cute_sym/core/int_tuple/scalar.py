@@ -46,6 +46,8 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     >>> cdiv(7, 2), cdiv(-7, 2), cdiv(2, 8)
     (3, -3, 0)
     """
+    if type(b) is int and b == 1:
+        return a
     if type(a) is int and type(b) is int:
         if b == 0:
             raise DivisibilityError("division by zero")
@@ -94,6 +96,8 @@ def _int_quotient(a: Any, b: Any) -> Optional[IntLike]:
     >>> S, T = Dyn("S"), Dyn("T")
     >>> _int_quotient(8 * S * T, S), _int_quotient(S, 2 * S), _int_quotient(S, T) is None
     (8*T, None, True)
+    >>> _int_quotient(S * T / 16, S / 16)
+    T
     """
     # b != 0 from its factors' own assumptions (no query): positive symbols and numbers
     if b.is_Symbol:
@@ -101,7 +105,7 @@ def _int_quotient(a: Any, b: Any) -> Optional[IntLike]:
             return None
     elif b.is_Mul:
         for f in b.args:
-            if not ((f.is_Symbol or f.is_Integer) and f.is_positive):
+            if not ((f.is_Symbol or f.is_Rational) and f.is_positive):
                 return None
     else:
         return None
@@ -215,6 +219,8 @@ def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
 def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return cdiv(a + b - 1, b)
+    if type(b) is int and b == 1:
+        return a
     # the usual cases of a fold, read off a symbol's facts (the answers the general path gives)
     sa: Any = a
     sb: Any = b
