@@ -63,3 +63,14 @@ def test_prop_coalesce_profile(L: Layout, n: int) -> None:
     for k in range(cs.rank(L)):
         want = cs.coalesce(L[k]) if k < n else L[k]
         assert (R[k].shape, R[k].stride) == (want.shape, want.stride), (L, profile, R)
+
+
+@given(layouts(ext=P2, max_rank=3), MASKS, st.integers(1, 3))
+def test_prop_symbolic_coalesce_profile(L: Layout, mask: list[bool], n: int) -> None:
+    """coalesce by mode with symbolic leaves: mode by mode the static answer at the values."""
+    profile = (1,) * min(n, cs.rank(L))
+
+    def by_mode(X: Layout) -> Layout:
+        return cs.coalesce(X, profile)
+    by_mode.__name__ = "coalesce"
+    _static_vs_symbolic(by_mode, L, mask, compare="by_mode")

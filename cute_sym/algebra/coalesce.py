@@ -162,16 +162,40 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     if profile is not None:
         profile = unwrap(profile)
         if type(profile) is tuple:
-            return _transform_layout(layout, profile, coalesce)
+            flat = _coalesce_modes(layout, profile)
+            return flat if flat is not None else _transform_layout(layout, profile, coalesce)
         if layout._st:
             return coalesce_static(layout)
-    s = leaves(layout._shape)
-    d = leaves(layout._stride)
+    rs, rd = _coalesce_sd(layout._shape, layout._stride)
+    return _mk(rs, rd)
+
+
+def _coalesce_sd(shape: Any, stride: Any) -> tuple[Any, Any]:
+    """coalesce of one (possibly symbolic) layout's ``shape:stride``, as ``(shape, stride)``."""
+    s = leaves(shape)
+    d = leaves(stride)
     n = len(s)
     if n == 0:
-        return _mk(1, 0)
-    rs, rd = _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
-    return _mk(rs, rd)
+        return 1, 0
+    return _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
+
+
+def _coalesce_modes(layout: Layout, profile: tuple[Any, ...]) -> Optional[Layout]:
+    """coalesce by mode for a flat profile of ints: each profiled mode coalesced in place (what
+    :func:`_transform_layout` with coalesce gives, without a layout per mode); None otherwise."""
+    s, d = layout._shape, layout._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    if len(profile) > len(s):
+        return None     # the general path reports the rank error
+    for p in profile:
+        if type(p) is not int:
+            return None
+    rs = list(s)
+    rd = list(d)   # type: ignore[arg-type]
+    for i in range(len(profile)):
+        rs[i], rd[i] = _coalesce_sd(s[i], d[i])     # type: ignore[index]
+    return _mk(tuple(rs), tuple(rd))
 
 
 def coalesce_static(layout: Layout) -> Layout:
