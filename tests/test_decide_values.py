@@ -249,7 +249,7 @@ def test_linear_order(facts: tuple[int, Optional[int], Optional[int]]) -> None:
             _check(r, truths, f"0 vs {d} ({rel}) with S in {facts}", open_is_final=False)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(FACTS), st.sampled_from([1, 2, 4]), st.sampled_from([3, 8, 16, 24]),
        st.sampled_from([sympy.ceiling, sympy.floor]),
        st.lists(st.tuples(st.sampled_from(RELS + ("|",)), st.booleans()), min_size=1, max_size=3))
@@ -267,9 +267,8 @@ def test_disjunction_by_formula_values(facts: tuple[int, Optional[int], Optional
     r = disjunction_by_values(qs)
     if r is None:
         return
-    ok = []
-    for s in _allowed(*facts)[:200]:
-        fv = int(F.xreplace({sympy.sympify(S): s}))
-        for u in range(du, du * 300, du):
-            ok.append(any(_truth(rel, u, fv) if left else _truth(rel, fv, u) for rel, left in alts))
-    assert r == all(ok), f"{qs}: {r}"
+    # F's values (S past c gives F's last value) against U far past every number involved
+    fvals = {int(F.xreplace({sympy.sympify(S): s})) for s in _allowed(*facts)[:60]}
+    ok = all(any(_truth(rel, u, fv) if left else _truth(rel, fv, u) for rel, left in alts)
+             for fv in fvals for u in range(du, du * 100, du))
+    assert r == ok, f"{qs}: {r}"
