@@ -71,8 +71,13 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     if rel == "|":
-        if not sa.is_Number and not sb.is_Number and _monomial_divides(sa, sb):
-            return True     # positive monomials (strides, extents): a sufficient test, in ints
+        if not sa.is_Number and not sb.is_Number:
+            # positive monomials (strides, extents), in ints: a sufficient test, and the same
+            # symbols and powers at a ratio that is not an integer
+            if _monomial_divides(sa, sb):
+                return True
+            if not facts and _constant_ratio_not_int(sa, sb):
+                return False
         if not facts and sb.is_Integer and sb.p != 0:
             # a monomial above |b| > 0 does not divide it (the full procedure's last check, on the
             # same or weaker bounds: the symbols' own facts are all there is)
