@@ -230,7 +230,7 @@ def test_int_quotient_is_exact_or_declines() -> None:
 
 
 def test_ceil_div_fast_paths_are_the_values() -> None:
-    """``ceil_div`` of the shapes its fast paths read (``k*S`` by a number, a number by ``k*S``,
+    """``ceil_div`` (and ``cdiv``) of the shapes their fast paths read (``k*S`` by a number, a number by ``k*S``,
     a formula of few values such as ``ceil_div(32, S)`` against a symbol, either way): the result
     equals ``ceil(a/b)`` at every sampled allowed value, and is a formula (not a number) only
     where the values differ."""
@@ -238,7 +238,7 @@ def test_ceil_div_fast_paths_are_the_values() -> None:
 
     import sympy
 
-    from cute_sym.core.int_tuple.scalar import _ceil_div1
+    from cute_sym.core.int_tuple.scalar import _ceil_div1, cdiv
     S, T = Dyn("S", divisible_by=4), Dyn("T", divisible_by=8)
     U = Dyn("U", divisible_by=2, max=64)
     s, t, u = (sympy.sympify(x) for x in (S, T, U))
@@ -263,3 +263,8 @@ def test_ceil_div_fast_paths_are_the_values() -> None:
                 seen.add(want)
             if len(seen) > 1:
                 assert not sympy.sympify(r).is_Integer, (a, b, r)
+            q = cdiv(a, b)      # C's division, non-negative operands: the floor
+            for _ in range(20):
+                env = {s: 4 * rng.randint(1, 40), t: 8 * rng.randint(1, 40), u: 2 * rng.randint(1, 32)}
+                av, bv = (int(sympy.sympify(x).subs(env)) for x in (a, b))
+                assert int(sympy.sympify(q).subs(env)) == av // bv, (a, b, q, env)

@@ -58,6 +58,12 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         q = _int_quotient(a, b)
         if q is not None:
             return q
+    elif type(a) is int and a >= 1:
+        x = scaled_symbol(b)[1]
+        if x is not None and _unbounded(x, 1):
+            # a positive b, unbounded above, does not divide a at large values: floor(a/b),
+            # pinned where the bounds allow, as the steps below would give it
+            return _pinned(_rounded(sympy.floor, sympy.Integer(a) / b))
     if decide.require("==", b, 0, assume=False, why="division"):
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
