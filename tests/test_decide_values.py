@@ -272,3 +272,32 @@ def test_disjunction_by_formula_values(facts: tuple[int, Optional[int], Optional
     ok = all(any(_truth(rel, u, fv) if left else _truth(rel, fv, u) for rel, left in alts)
              for fv in fvals for u in range(du, du * 100, du))
     assert r == ok, f"{qs}: {r}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(FACTS),
+       st.lists(st.tuples(st.sampled_from(RELS + ("|",)), st.integers(0, 5), st.booleans(), st.integers(-2, 40)),
+                min_size=1, max_size=3))
+def test_disjunction_of_settling_formulas(facts: tuple[int, Optional[int], Optional[int]],
+                                          alts: list[tuple[str, int, bool, int]]) -> None:
+    """One symbol S, formulas of it that settle (ceiling(c/S), min(c, S/k), ...) and S itself
+    against numbers: True exactly when some alternative holds at every allowed value, False when
+    one value fails all (brute force far past every threshold)."""
+    S = _symbol(*facts)
+    s = sympy.sympify(S)
+    pool = [s, sympy.ceiling(8 / s), sympy.floor(24 / s), sympy.Min(4, s / 2),
+            2 / sympy.Min(2, sympy.ceiling(s / 8)), sympy.ceiling(8 / s) * sympy.Min(3, s)]
+    qs = [(rel, pool[i], c) if left else (rel, c, pool[i]) for rel, i, left, c in alts]
+    qs = [(rel, a if not getattr(a, "is_Integer", False) else int(a), b if not getattr(b, "is_Integer", False)
+           else int(b)) for rel, a, b in qs]
+    try:
+        r = disjunction_by_values(qs)
+    except (ZeroDivisionError, ValueError):
+        return
+    if r is None:
+        return
+    ok = True
+    for v in _allowed(*facts)[:300]:
+        vals = [(int(sympy.sympify(a).xreplace({s: v})), int(sympy.sympify(b).xreplace({s: v}))) for _, a, b in qs]
+        ok = ok and any(_truth(rel, x, y) for (rel, _, _), (x, y) in zip(qs, vals))
+    assert r == ok, f"{qs}: {r}"

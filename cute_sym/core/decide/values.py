@@ -10,6 +10,7 @@ Two sources, both from the symbols' own facts (so they hold whatever the facts i
 """
 from __future__ import annotations
 
+import itertools
 import math
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -22,6 +23,7 @@ from ..integers import symbol_facts
 from .base import _FLIP, _prove_int
 from .divisibility import _int_product
 from .intervals import _bounds
+from .witness import _Undefined, evaluator
 
 # an interval of at most this many integers is read value by value
 _SMALL_RANGE = 16
@@ -189,44 +191,176 @@ def disjunction_by_values(alts: Any) -> Optional[bool]:
     True
     """
     one = _one_symbol_disjunction(alts)
-    return one if one is not None else _disjunction_by_formula_values(alts)
+    if one is None:
+        one = _disjunction_by_formula_values(alts)
+    return one if one is not None else _one_symbol_formulas_disjunction(alts)
 
 
 def _disjunction_by_formula_values(alts: Any) -> Optional[bool]:
-    """:func:`disjunction_by_values` for alternatives comparing one symbol with one formula ``F``
-    (of other symbols), ``F``'s values exact: the one-symbol question at each of them."""
-    f: Any = None
+    """:func:`disjunction_by_values` for alternatives comparing one symbol with formulas of other
+    symbols, each of few values known exactly: the one-symbol question at each combination of
+    those values. With one formula every combination is taken (a failing one is a real
+    counterexample: False); with more, the combinations are a superset of those taken (their
+    symbols may be shared), so only True is read."""
+    forms: list[Any] = []
+    plain: set[Any] = set()
     for _, a, b in alts:
         for x in (a, b):
-            if type(x) is not int and not x.is_Symbol:
-                if f is None:
-                    f = x
-                elif x != f:
-                    return None
-    if f is None or f.is_Number:
+            if type(x) is int:
+                continue
+            if x.is_Symbol:
+                plain.add(x)
+            elif x.is_Number:
+                return None
+            elif x not in forms:
+                forms.append(x)
+    if not forms or len(forms) > 3:
         return None
-    others = set()
-    for _, a, b in alts:
-        for x in (a, b):
-            if type(x) is not int and x is not f and x != f:
-                others |= x.free_symbols
-    if others & f.free_symbols:
-        return None     # not independent: a value of F limits the other symbol's values
-    vals = value_set(f)
-    if vals is None or not vals[1] or len(vals[0]) > _SMALL_RANGE:
+    sets: list[list[int]] = []
+    combos = 1
+    for f in forms:
+        if f.free_symbols & plain:
+            return None     # not independent: a value of F limits the other symbol's values
+        vals = value_set(f)
+        if vals is None or not vals[1] or len(vals[0]) > _SMALL_RANGE:
+            return None
+        sets.append(sorted(vals[0]))
+        combos *= len(vals[0])
+    if combos > 64:
         return None
     verdict: Optional[bool] = True
-    for v in sorted(vals[0]):
-        at_v = [(rel, v if a is f or a == f else a, v if b is f or b == f else b) for rel, a, b in alts]
+    for point in itertools.product(*sets):
+        env = dict(zip(forms, point))
+        at_v = [(rel, env.get(a, a) if type(a) is not int else a, env.get(b, b) if type(b) is not int else b)
+                for rel, a, b in alts]
         if any(type(a) is int and type(b) is int and _prove_int(rel, a, b) for rel, a, b in at_v):
-            continue        # a number against a number that holds: this value is settled
+            continue        # a number against a number that holds: this combination is settled
         rest = [(rel, a, b) for rel, a, b in at_v if not (type(a) is int and type(b) is int)]
         r = _one_symbol_disjunction(rest) if rest else False
         if r is False:
-            return False    # F takes v at some value, and the other symbol fails there (independent)
+            if len(forms) > 1:
+                return None     # the combination may not be taken
+            return False    # F takes it at some value, and the other symbol fails there (independent)
         if r is None:
             verdict = None
     return verdict
+
+
+def _settles(e: sympy.Expr, sym: Any) -> Optional[int]:
+    """A value from which on the one-symbol formula ``e`` is constant in ``sym`` (None: not known):
+    ``ceiling(c/S)`` and ``floor(c/S)`` past ``c``, ``min(c, f(S))`` once ``f(S) >= c`` for a
+    nondecreasing ``round(p*S/q)``, and sums, products and integer powers of such."""
+    if e.is_Number:
+        return 0
+    if e.func is sympy.ceiling or e.func is sympy.floor:
+        x = e.args[0]
+        if x.is_Mul and len(x.args) == 2 and x.args[0].is_Integer and x.args[0].p > 0 \
+                and x.args[1].is_Pow and x.args[1].base is sym and x.args[1].exp == -1:
+            return int(x.args[0].p) + 1
+        return None
+    if e.func is sympy.Min:
+        ints = [int(x) for x in e.args if x.is_Integer]
+        rest = [x for x in e.args if not x.is_Integer]
+        form = _monotone(rest[0]) if len(rest) == 1 and ints else None
+        if form is None or form[0] is not sym:
+            return None
+        _, p, q, _ = form
+        return -(-min(ints) * q // p) + q       # round(p*S/q) >= min(ints) from here on
+    if e.is_Mul or e.is_Add or e.is_Pow and e.exp.is_Integer:
+        top = 0
+        for x in (e.args if not e.is_Pow else (e.base,)):
+            t = _settles(x, sym)
+            if t is None:
+                return None
+            top = max(top, t)
+        return top
+    return None
+
+
+def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
+    """:func:`disjunction_by_values` for alternatives in one symbol ``S`` with formulas of it that
+    settle (``ceiling(8/S)``, ``2/min(2, ceiling(S/8))``): past where every formula is constant,
+    they compare ``S`` with numbers, so ``S``'s values up to there, past those numbers and one
+    period on decide it, each evaluated exactly."""
+    sides: list[Any] = []
+    syms: set[Any] = set()
+    for rel, a, b in alts:
+        if rel not in _OPS and rel != "|":
+            return None
+        for x in (a, b):
+            if type(x) is not int:
+                syms |= x.free_symbols
+                sides.append(x)
+    if len(syms) != 1:
+        return None
+    sym = next(iter(syms))
+    if sym.is_integer is not True:
+        return None
+    d, lo, hi = symbol_facts(sym)
+    if lo is None:
+        return None
+    settle = 0
+    for x in sides:
+        if x is not sym:
+            t = _settles(x, sym)
+            if t is None:
+                return None
+            settle = max(settle, t)
+    ev = evaluator([sympy.sympify(x) for x in sides])
+    if ev is None or ev[0] != [sym]:
+        return None
+    first = -(-lo // d) * d
+    # the formulas' constants, at the first allowed value past where they settle
+    at = max(first, -(-settle // d) * d)
+    top, period = settle, d
+    try:
+        vals = ev[1]((at,))
+    except _Undefined:
+        return None
+    k = 0
+    for rel, a, b in alts:
+        for x in (a, b):
+            if type(x) is int:
+                c = x
+            elif x is sym:
+                continue
+            else:
+                num, den = vals[k]
+                if num % den:
+                    return None     # not an integer: not a formula of the algebra
+                c = num // den
+            if x is not sym:
+                top = max(top, abs(c))
+                if rel == "|" and c != 0:
+                    period = period * abs(c) // math.gcd(period, abs(c))
+        k += sum(1 for x in (a, b) if type(x) is not int)
+    last = max(top + 1, first) + period
+    if hi is not None:
+        last = min(last, hi)
+    if (last - first) // d > _ENUM_MAX:
+        return None
+    for v in range(first, last + 1, d):
+        try:
+            vals = ev[1]((v,))
+        except _Undefined:
+            return None
+        k = 0
+        holds = False
+        for rel, a, b in alts:
+            xs = []
+            for x in (a, b):
+                if type(x) is int:
+                    xs.append(x)
+                else:
+                    num, den = vals[k]
+                    k += 1
+                    if num % den:
+                        return None
+                    xs.append(num // den)
+            holds = holds or _holds(rel, xs[0], xs[1])
+        if not holds:
+            return False
+    return True
 
 
 def _one_symbol_disjunction(alts: Any) -> Optional[bool]:

@@ -10,7 +10,7 @@ facts (divisor, bounds) are then all there is, and every value they allow is a r
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 if TYPE_CHECKING:
     import sympy
@@ -347,3 +347,33 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
             else:
                 yield dict(zip(names, p)), out
     return gen()
+
+
+def evaluator(exprs: Sequence[Any]) -> Optional[tuple[list[Any], Callable[[tuple[int, ...]], list[tuple[int, int]]]]]:
+    """Compile ``exprs`` (sympy integer formulas) once: ``(symbols, f)`` where ``f(values)`` gives
+    each formula's exact value as a fraction ``(num, den)`` at those values of the symbols (in
+    their order); None for a formula not evaluated here. Raises ``_Undefined`` on a division
+    by zero.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = sympy.sympify(Dyn("S"))
+    >>> syms, f = evaluator([sympy.ceiling(8 / S), S / 2])
+    >>> syms, f((3,))
+    ([S], [(3, 1), (3, 2)])
+    """
+    if not _CALL_OPS:
+        _CALL_OPS.update({sympy.floor: _FLOOR, sympy.ceiling: _CEIL, sympy.Min: _MIN, sympy.Max: _MAX})
+    prog: list[tuple[int, Any]] = []
+    index: dict[Any, int] = {}
+    syms: dict[Any, int] = {}
+    where: list[int] = []
+    for e in exprs:
+        k = _compile(e, prog, index, syms, _LEAF_NODES)
+        if k is None:
+            return None
+        where.append(k)
+
+    def f(values: tuple[int, ...]) -> list[tuple[int, int]]:
+        vals = _run(prog, values)
+        return [vals[k] for k in where]
+    return list(syms), f
