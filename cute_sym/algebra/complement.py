@@ -191,13 +191,6 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
     if type(layout) is Layout:
         if cotarget is not None and type(cotarget) is not int:
             cotarget = unwrap(cotarget)
-        if cotarget is None or type(cotarget) is int and cotarget >= 1:
-            for x in leaves(layout._stride):
-                if type(x) is not int or x != 0:
-                    break
-            else:
-                # every stride a static 0: the image is {0}, the complement the cotarget's compact layout
-                return _mk(1, 0) if cotarget is None or cotarget == 1 else _mk(cotarget, 1)
         if layout._st or layout._st is None and is_static_layout(layout):
             fast = _complement_ints(layout, layout._shape, layout._stride, cotarget, True)
             if fast is not None:
@@ -205,6 +198,13 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
             fast = _complement_static(layout, cotarget, check=True)
             if fast is not None:
                 return _positive_extents(layout, fast)
+        elif cotarget is None or type(cotarget) is int and cotarget >= 1:
+            for x in leaves(layout._stride):
+                if type(x) is not int or x != 0:
+                    break
+            else:
+                # every stride a static 0: the image is {0}, the complement the cotarget's compact layout
+                return _mk(1, 0) if cotarget is None or cotarget == 1 else _mk(cotarget, 1)
     result = _complement(layout, cotarget)
     if cotarget is None or type(layout) is not Layout or type(result) is not Layout:
         return result       # the default cotarget is covered by construction
