@@ -92,9 +92,10 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     return norm(q if (a_nonneg == b_pos) else -q)
 
 
-def _int_quotient(a: Any, b: Any) -> Optional[IntLike]:
+def _int_quotient(a: Any, b: Any, ceil: bool = False) -> Optional[IntLike]:
     """``a / b`` where sympy's own cancellation leaves an integer monomial (``8*S / S`` is 8,
-    ``S*T / S`` is T): then ``b | a`` and that is the exact quotient; None otherwise.
+    ``S*T / S`` is T): then ``b | a`` and that is the exact quotient; None otherwise. With
+    ``ceil``, a positive constant ratio (``3*S / 5*S``) gives its ceiling.
 
     @post a result ``q`` has ``q * b == a`` and is an integer at every value of the symbols.
 
@@ -102,8 +103,8 @@ def _int_quotient(a: Any, b: Any) -> Optional[IntLike]:
     >>> S, T = Dyn("S"), Dyn("T")
     >>> _int_quotient(8 * S * T, S), _int_quotient(S, 2 * S), _int_quotient(S, T) is None
     (8*T, None, True)
-    >>> _int_quotient(S * T / 16, S / 16)
-    T
+    >>> _int_quotient(S * T / 16, S / 16), _int_quotient(3 * S, 5 * S, ceil=True)
+    (T, 1)
     """
     # b != 0 from its factors' own assumptions (no query): positive symbols and numbers
     if b.is_Symbol:
@@ -118,6 +119,8 @@ def _int_quotient(a: Any, b: Any) -> Optional[IntLike]:
     q = a / b
     if q.is_Integer:
         return norm(q)
+    if ceil and q.is_Rational and q.p > 0:
+        return norm(sympy.Integer(-(-q.p // q.q)))     # a constant ratio: its ceiling, at every value
     if q.is_Symbol:
         return q if q.is_integer else None
     if not q.is_Mul:
@@ -250,7 +253,7 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
             # at its least (above): ceil(a/b) takes more than one value, the formula
             return norm(_rounded(sympy.ceiling, sympy.Integer(a) / sb))
     elif type(a) is not int and type(b) is not int:
-        q = _int_quotient(sa, sb)
+        q = _int_quotient(sa, sb, True)
         if q is not None:
             return q
         r = _ceil_div_values(sa, sb)
