@@ -144,6 +144,8 @@ def _positive(e: sympy.Expr) -> bool:
     (on a fresh formula it takes milliseconds)."""
     if e.is_Symbol:
         return e.is_positive is True
+    if e.is_Rational:
+        return bool(e.p > 0)    # its numerator's sign (a sympy comparison costs microseconds)
     if e.is_Number:
         return bool(e > 0)
     if e.is_Mul or e.is_Add:
