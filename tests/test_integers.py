@@ -100,3 +100,21 @@ def test_prop_symbolic_arithmetic_substitutes_to_static(a: int, b: int) -> None:
     M, N = Dyn("M"), Dyn("N")
     e = Int[3] * M + N * Int[2]
     assert int(e.subs({M: a, N: b})) == 3 * a + 2 * b
+
+
+def test_times_symbol_is_sympys_product() -> None:
+    """``times_symbol(k, s)`` (built without sympy's evaluation) is the very object ``k * s``
+    gives, for symbols of every kind the package makes, and behaves the same afterwards."""
+    import sympy
+
+    from cute_sym.core.integers import times_symbol
+    syms = [sympy.sympify(Dyn("M")), sympy.sympify(Dyn("K", divisible_by=8, max=64)),
+            sympy.sympify(Dyn("T", sign="nonnegative")), sympy.sympify(Dyn("U", sign="any")),
+            sympy.Symbol("E", integer=True, even=True), sympy.Symbol("x")]
+    for s in syms:
+        for k in (-7, -1, 2, 3, 16, 4096):
+            got, want = times_symbol(k, s), k * s
+            assert got == want and hash(got) == hash(want) and got.args == want.args
+            assert sympy.srepr(got) == sympy.srepr(want) and str(got) == str(want)
+            assert got.is_integer == want.is_integer and got.is_positive == want.is_positive
+            assert got * 3 == want * 3 and got / k == s and (got + s) == (want + s)

@@ -12,6 +12,7 @@ from ..core.errors import RankError
 from ..core.int_tuple import (
     IntTuple, unwrap, leaves,
 )
+from ..core.integers import times_symbol
 from ..layout.layout import Layout, _Builder, _mk, _mk_static, _new, is_static_layout
 from ..layout.modes import filter_zeros
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
@@ -90,8 +91,12 @@ def _smul(a: Any, b: Any) -> Any:
     """
     if type(a) is int:
         if type(b) is not int and isinstance(b, sympy.Expr):
+            if b.is_Symbol and a != 0 and a != 1:
+                return times_symbol(a, b)
             return sympy.Mul(sympy.Integer(a), b)
     elif type(b) is int and isinstance(a, sympy.Expr):
+        if a.is_Symbol and b != 0 and b != 1:
+            return times_symbol(b, a)
         return sympy.Mul(a, sympy.Integer(b))
     return a * b
 
