@@ -219,7 +219,8 @@ def _stride_fits(cs: IntLike, r: IntLike) -> bool:
 def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False, modes_add: bool = False) -> Layout:
     """_compose_sd as a layout (with :func:`_check_modes_add` when ``modes_add``); a static flat
     lhs and rhs take the pure-int fold. A long symbolic fold tries values first
-    (:func:`~cute_sym.algebra.by_values.steps_or_open`): this very function on the values."""
+    (:func:`~cute_sym.algebra.by_values.check_open_at_values`: these steps on the values, the
+    flat structure kept)."""
     fs = ls if type(ls) is tuple else (ls,)
     fd = ld if type(ld) is tuple else (ld,)
     if len(fs) == len(fd) and _ints(fs) and _ints(fd):
