@@ -301,3 +301,14 @@ def test_disjunction_of_settling_formulas(facts: tuple[int, Optional[int], Optio
         vals = [(int(sympy.sympify(a).xreplace({s: v})), int(sympy.sympify(b).xreplace({s: v}))) for _, a, b in qs]
         ok = ok and any(_truth(rel, x, y) for (rel, _, _), (x, y) in zip(qs, vals))
     assert r == ok, f"{qs}: {r}"
+
+
+def test_disjunction_with_equal_but_distinct_symbols() -> None:
+    """The same symbol as two objects (a pickled copy, another call's inputs): still one symbol."""
+    import pickle
+    S = sympy.sympify(Dyn("S0", divisible_by=4))
+    T = pickle.loads(pickle.dumps(S))
+    assert S == T and S is not T
+    alts = [("|", 8, T), ("==", 2 / sympy.Min(2, sympy.ceiling(S / 8)), 1), ("<=", T, 8)]
+    assert disjunction_by_values(alts) is True      # S = 4: 2/1 != 1 but S <= 8; S = 12: 2/2 == 1
+    assert disjunction_by_values([("|", 8, T), ("<=", S, 4)]) is False      # S = 12

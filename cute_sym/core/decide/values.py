@@ -255,14 +255,14 @@ def _settles(e: sympy.Expr, sym: Any) -> Optional[int]:
     if e.func is sympy.ceiling or e.func is sympy.floor:
         x = e.args[0]
         if x.is_Mul and len(x.args) == 2 and x.args[0].is_Integer and x.args[0].p > 0 \
-                and x.args[1].is_Pow and x.args[1].base is sym and x.args[1].exp == -1:
+                and x.args[1].is_Pow and x.args[1].base == sym and x.args[1].exp == -1:
             return int(x.args[0].p) + 1
         return None
     if e.func is sympy.Min:
         ints = [int(x) for x in e.args if x.is_Integer]
         rest = [x for x in e.args if not x.is_Integer]
         form = _monotone(rest[0]) if len(rest) == 1 and ints else None
-        if form is None or form[0] is not sym:
+        if form is None or form[0] != sym:
             return None
         _, p, q, _ = form
         return -(-min(ints) * q // p) + q       # round(p*S/q) >= min(ints) from here on
@@ -301,7 +301,7 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
         return None
     settle = 0
     for x in sides:
-        if x is not sym:
+        if x != sym:        # (equal symbols need not be the same object)
             t = _settles(x, sym)
             if t is None:
                 return None
@@ -322,17 +322,16 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
         for x in (a, b):
             if type(x) is int:
                 c = x
-            elif x is sym:
+            elif x == sym:
                 continue
             else:
                 num, den = vals[k]
                 if num % den:
                     return None     # not an integer: not a formula of the algebra
                 c = num // den
-            if x is not sym:
-                top = max(top, abs(c))
-                if rel == "|" and c != 0:
-                    period = period * abs(c) // math.gcd(period, abs(c))
+            top = max(top, abs(c))
+            if rel == "|" and c != 0:
+                period = period * abs(c) // math.gcd(period, abs(c))
         k += sum(1 for x in (a, b) if type(x) is not int)
     last = max(top + 1, first) + period
     if hi is not None:
