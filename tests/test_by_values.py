@@ -20,7 +20,7 @@ from cute_sym.algebra import by_values
 from cute_sym.algebra.coalesce import _coalesce_x as coalesce_x
 from cute_sym.core import decide
 
-from algebra_support import P2, layouts
+from algebra_support import _symbolize, layouts
 from postconditions import image, nsize
 
 comp = importlib.import_module("cute_sym.algebra.composition")
@@ -29,23 +29,15 @@ comp = importlib.import_module("cute_sym.algebra.composition")
 def _symbolic(L: Layout, picks: list[int], divs: list[int]) -> Layout:
     """``L`` with the shape leaves picked made symbols: each a multiple of a divisor of its
     static value (so that value is allowed, and others are too)."""
-    shape = cs.flatten(L.shape) if isinstance(L.shape, tuple) else (L.shape,)
-    syms: dict[str, Any] = {}
-    k = [0]
-
-    def go(t: Any) -> str:
-        if isinstance(t, tuple):
-            return "(" + ",".join(go(e) for e in t) + ")"
-        i = k[0]
-        k[0] += 1
-        v = int(t)
-        if i < len(shape) and picks[i % len(picks)] and v >= 1:
-            d = divs[i % len(divs)]
-            name = f"S{i}"
-            syms[name] = Dyn(name, divisible_by=d if v % d == 0 else 1)
-            return name
-        return f"_{v}"
-    return parse(go(L.shape) + ":" + go(L.stride), syms)
+    n_shape = len(cs.flatten(L.shape)) if isinstance(L.shape, tuple) else 1
+    n_stride = len(cs.flatten(L.stride)) if isinstance(L.stride, tuple) else 1
+    mask = [i < n_shape and bool(picks[i % len(picks)]) for i in range(n_shape + n_stride)]
+    text, bind = _symbolize(L, mask)
+    syms = {}
+    for k, (name, v) in enumerate(bind.items()):
+        d = divs[k % len(divs)]
+        syms[name] = Dyn(name, divisible_by=d if v % d == 0 else 1)     # shape leaves: v >= 1
+    return parse(text, syms)
 
 
 def _outcome(f: Callable[[], Any]) -> tuple[str, str, str]:

@@ -161,13 +161,13 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
         if profile is None:
             return coalesce_static(layout)
         if type(profile) is tuple:
-            fast = _coalesce_profile_static(layout, profile)
+            fast = _coalesce_by_mode(layout, profile, True)
             if fast is not None:
                 return fast
     if profile is not None:
         profile = unwrap(profile)
         if type(profile) is tuple:
-            flat = _coalesce_modes(layout, profile)
+            flat = _coalesce_by_mode(layout, profile, False)
             return flat if flat is not None else _transform_layout(layout, profile, coalesce)
         if layout._st:
             return coalesce_static(layout)
@@ -183,24 +183,6 @@ def _coalesce_sd(shape: Any, stride: Any) -> tuple[Any, Any]:
     if n == 0:
         return 1, 0
     return _bw_sd(s, d, n - 2, s[n - 1], d[n - 1], False)
-
-
-def _coalesce_modes(layout: Layout, profile: tuple[Any, ...]) -> Optional[Layout]:
-    """coalesce by mode for a flat profile of ints: each profiled mode coalesced in place (what
-    :func:`_transform_layout` with coalesce gives, without a layout per mode); None otherwise."""
-    s, d = layout._shape, layout._stride
-    if type(s) is not tuple:
-        s, d = (s,), (d,)
-    if len(profile) > len(s):
-        return None     # the general path reports the rank error
-    for p in profile:
-        if type(p) is not int:
-            return None
-    rs = list(s)
-    rd = list(d)   # type: ignore[arg-type]
-    for i in range(len(profile)):
-        rs[i], rd[i] = _coalesce_sd(s[i], d[i])     # type: ignore[index]
-    return _mk(tuple(rs), tuple(rd))
 
 
 def coalesce_static(layout: Layout) -> Layout:
@@ -305,8 +287,10 @@ def _coalesce_into(rs: list[int], rd: list[int], ms: int, md: int, span: Any,
     return ms, md, span
 
 
-def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Optional[Layout]:
-    """coalesce by mode of a static layout for a flat profile of ints (None for any other profile)."""
+def _coalesce_by_mode(layout: Layout, profile: tuple[Any, ...], static: bool) -> Optional[Layout]:
+    """coalesce by mode for a flat profile of ints: each profiled mode coalesced in place (what
+    :func:`_transform_layout` with coalesce gives, without a layout and a call per mode); with
+    ``static`` (every leaf a plain int) the pure-int kernel. None for any other profile."""
     s, d = layout._shape, layout._stride
     if type(s) is not tuple:
         s, d = (s,), (d,)
@@ -320,10 +304,14 @@ def _coalesce_profile_static(layout: Layout, profile: tuple[Any, ...]) -> Option
     rd = list(d)   # type: ignore[arg-type]
     for i in range(n):
         x = s[i]
-        if type(x) is tuple:
+        if not static:
+            rs[i], rd[i] = _coalesce_sd(x, d[i])     # type: ignore[index]
+        elif type(x) is tuple:
             rs[i], rd[i] = _coalesce_static(x, d[i])   # type: ignore[index]
         elif x == 1:
             rd[i] = 0
+    if not static:
+        return _mk(tuple(rs), tuple(rd))
     o: Any = _new(_Builder)     # _mk_static, inline
     o._shape = tuple(rs)
     o._stride = tuple(rd)

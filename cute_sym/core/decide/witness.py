@@ -306,22 +306,12 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
     >>> [v for _, v in leaf_values([2, M, sympy.sympify(M) / 4], 3)]
     [[2, 4, 1], [2, 12, 3], [2, 8, 2]]
     """
-    if not _CALL_OPS:
-        _CALL_OPS.update({sympy.floor: _FLOOR, sympy.ceiling: _CEIL, sympy.Min: _MIN, sympy.Max: _MAX})
-    prog: list[tuple[int, Any]] = []
-    index: dict[Any, int] = {}
-    syms: dict[Any, int] = {}
-    base: list[int] = []
-    where: list[tuple[int, int]] = []       # (position of a formula leaf, its instruction)
-    for pos, x in enumerate(leaves):
-        if type(x) is int:
-            base.append(x)
-            continue
-        k = _compile(sympy.sympify(x), prog, index, syms, _LEAF_NODES)
-        if k is None:
-            return None
-        base.append(0)
-        where.append((pos, k))
+    base = [x if type(x) is int else 0 for x in leaves]
+    where = [pos for pos, x in enumerate(leaves) if type(x) is not int]     # the formula leaves
+    ev = evaluator([sympy.sympify(leaves[pos]) for pos in where])
+    if ev is None:
+        return None
+    syms, f = ev
     if not syms or len(syms) > _LEAF_SYMBOLS:
         return None
     cands: list[list[int]] = []
@@ -335,12 +325,11 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
     def gen() -> Iterator[tuple[dict[str, int], list[int]]]:
         for p in _points(cands, max_points):
             try:
-                vals = _run(prog, p)
+                vals = f(p)
             except _Undefined:
                 continue
             out = base[:]
-            for pos, k in where:
-                n, d = vals[k]
+            for pos, (n, d) in zip(where, vals):
                 if n % d:
                     break
                 out[pos] = n // d
