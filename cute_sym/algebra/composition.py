@@ -291,8 +291,12 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
         if static and type(p) is int and type(n) is int:
             fits, exact = sum(_max_digit(s, d, p, n) for s, d in modes) < n, True
         else:
-            bound, exact = _digit_bound_sum(modes, p, n)
-            verdict = decide.prove("<", bound, n)
+            k, c, exact = _digit_bound_sum(modes, p, n)
+            # k*n + c < n, asked as c < (1-k)*n: for k of 0 or 1 (the usual) no sum with n is built
+            verdict = decide.prove("<", c, n) if k == 0 else decide.prove("<", c, 0) if k == 1 else None
+            bound = _add(_mul(k, n), c)
+            if verdict is None and k > 1:
+                verdict = decide.prove("<", bound, n)
             fits, exact = verdict is True, exact and verdict is False
         if fits:
             p, run = _mul(p, n), 1
@@ -313,13 +317,14 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
         run = n
 
 
-def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> tuple[IntLike, bool]:
-    """An upper bound of the sum of the largest digits ``(t*d // p) % n`` (symbolic sizes), and
-    whether it is the sum itself: 0 where ``p*n | d`` (the mode skips the digit), ``(s-1)*d // p``
-    where the values stay below ``p*n`` (no wrap), both exact; ``n - gcd(d/p, n)`` where ``p | d``
-    (multiples of ``d/p`` modulo ``n``, reached only when the mode has enough values), else
-    ``n - 1``."""
-    total: IntLike = 0
+def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> tuple[int, IntLike, bool]:
+    """An upper bound ``k*n + c`` of the sum of the largest digits ``(t*d // p) % n`` (symbolic
+    sizes), as ``(k, c, exact)``, ``exact`` when it is the sum itself: 0 where ``p*n | d`` (the
+    mode skips the digit), ``(s-1)*d // p`` where the values stay below ``p*n`` (no wrap), both
+    exact; ``n - gcd(d/p, n)`` where ``p | d`` (multiples of ``d/p`` modulo ``n``, reached only
+    when the mode has enough values), else ``n - 1``."""
+    k = 0
+    c: IntLike = 0
     exact = True
     for s, d in modes:
         span = _mul(p, n)
@@ -327,18 +332,31 @@ def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> tu
             continue
         top = _mul(s - 1, d)
         if decide.prove("<", top, span) is True:
-            total = total + cdiv(top, p)
+            c = _add(c, cdiv(top, p))
         elif decide.prove("|", p, d) is True:
             q = cdiv(d, p)
+            k += 1
             if type(q) is int and type(n) is int:
-                total = total + (n - math.gcd(q, n))
+                c = _add(c, -math.gcd(q, n))
             else:
-                total = total + ((n - q) if decide.prove("|", q, n) is True else (n - 1))
+                c = _add(c, -q if decide.prove("|", q, n) is True else -1)
             exact = False       # reached only when the mode has enough values
         else:
-            total = total + (n - 1)
+            k += 1
+            c = _add(c, -1)
             exact = False
-    return total, exact
+    return k, c, exact
+
+
+def _add(a: IntLike, b: IntLike) -> IntLike:
+    """``a + b``; plain ints stay plain."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    if type(b) is int and b == 0:
+        return a
+    if type(a) is int and a == 0:
+        return b
+    return norm(a + b)
 
 
 def _composition(lhs: Any, rhs: Any, strict: bool) -> Any:
