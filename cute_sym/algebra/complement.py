@@ -108,12 +108,8 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
 
 def _complement_general(layout: Layout, cotarget: Any) -> Layout:
     """CuTe's steps with the generic helpers, for every kind of integer (the reference of the fast paths)."""
-    for x in leaves(layout._stride):
-        if type(x) is not int or x != 0:
-            filt = filter(layout)
-            break
-    else:
-        filt = _mk(1, 0)    # every stride a static 0: filter leaves _1:_0 whatever the extents
+    # every stride a static 0: filter leaves _1:_0 whatever the extents
+    filt = _mk(1, 0) if _zero_strides(layout) else filter(layout)
     cotarget = None if cotarget is None else unwrap(cotarget)
     if cotarget is None:
         cotarget = cosize(filt)
@@ -198,13 +194,9 @@ def complement(layout: Any, cotarget: Any = None) -> Layout:
             fast = _complement_static(layout, cotarget, check=True)
             if fast is not None:
                 return _positive_extents(layout, fast)
-        elif cotarget is None or type(cotarget) is int and cotarget >= 1:
-            for x in leaves(layout._stride):
-                if type(x) is not int or x != 0:
-                    break
-            else:
-                # every stride a static 0: the image is {0}, the complement the cotarget's compact layout
-                return _mk(1, 0) if cotarget is None or cotarget == 1 else _mk(cotarget, 1)
+        elif (cotarget is None or type(cotarget) is int and cotarget >= 1) and _zero_strides(layout):
+            # the image is {0}: the complement is the cotarget's compact layout
+            return _mk(1, 0) if cotarget is None or cotarget == 1 else _mk(cotarget, 1)
     result = _complement(layout, cotarget)
     if cotarget is None or type(layout) is not Layout or type(result) is not Layout:
         return result       # the default cotarget is covered by construction
@@ -546,6 +538,14 @@ def _ceil_div_by(a: Any, n: int) -> Any:
             if v % n == 0:
                 return a / n    # what cdiv gives a monomial it divides exactly
     return ceil_div(a, n)
+
+
+def _zero_strides(layout: Layout) -> bool:
+    """Every stride a static 0 (whatever the extents, static or symbolic)."""
+    for x in leaves(layout._stride):
+        if type(x) is not int or x != 0:
+            return False
+    return True
 
 
 def _check_tiles(stride: IntLike, span: IntLike) -> None:

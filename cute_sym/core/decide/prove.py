@@ -73,7 +73,7 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
     if rel == "|":
         if not sa.is_Number and not sb.is_Number:
             # positive monomials (strides, extents), in ints: a sufficient test, and the same
-            # symbols and powers at a ratio that is not an integer
+            # symbols and powers at a ratio that is not an integer (b = q*a, a != 0: refuted)
             if _monomial_divides(sa, sb):
                 return True
             if not facts and _constant_ratio_not_int(sa, sb):
@@ -93,8 +93,6 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
             return True
         if not facts and open_divides_int_symbol(sa, sb):
             return None     # holds at one allowed value, fails at another: open for any procedure
-        if not facts and not sa.is_Number and _constant_ratio_not_int(sa, sb):
-            return False    # b = q*a, q not an integer, a != 0 (the full procedure's reading of b/a)
         if not sa.is_Number and _product(sa) and _product(sb):
             quotient = _quotient_divides(sa, sb)
             if quotient is not _MISS:
