@@ -247,3 +247,22 @@ def test_pinned_keeps_the_value() -> None:
                 p = _pinned(e)
                 for v in _multiples(d, 1)[:30]:
                     assert p.subs(s, v) == e.subs(s, v), (d, c, e, p, v)
+
+
+def test_int_valued_reads_the_structure_soundly() -> None:
+    """_int_valued: True only for formulas integer at every allowed value (checked by substitution),
+    and it recognises the ceilings and mins the algebra builds without sympy's assumption system."""
+    from cute_sym.core.decide.divisibility import _int_valued, _int_product
+    S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T"))
+    forms = [S, S / 2, sympy.ceiling(8 / S), sympy.floor(S / 3) * T, sympy.Min(4, S / 2), sympy.Min(4, S),
+             sympy.ceiling(S / 8) ** 2, sympy.ceiling(S / 8) ** -1, sympy.Max(T, sympy.ceiling(S / 3)) + S,
+             T * S / 8, sympy.ceiling(sympy.sqrt(S))]
+    expected = [True, False, True, True, False, True, True, False, True, False, False]
+    for e, want in zip(forms, expected):
+        assert _int_valued(e) is want, e
+        if want:
+            for s, t in itertools.product(range(4, 40, 4), range(1, 6)):
+                v = e.subs({S: s, T: t})
+                assert v.is_Integer, (e, s, t, v)
+    assert _int_product(S * T * sympy.ceiling(S / 8) / sympy.ceiling(8 / S)) is False
+    assert _int_product(S * T * sympy.ceiling(S / 8)) is True

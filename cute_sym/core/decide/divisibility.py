@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
+from ..integers import symbol_facts
 from .base import Bound, Fact, _prove_int
 from .reason import _bounds, _decide_diff, _expand, _subst
 
@@ -24,19 +25,60 @@ def _is_int_poly_term(q: sympy.Expr) -> bool:
 
 def _int_product(m: sympy.Expr) -> bool:
     """``m`` is a product of non-negative powers of integer-valued generators, read from its
-    structure: a symbol's own assumption, no query of sympy's assumption system on the
-    product (deducing the facts of each new product costs far more than the question)."""
+    structure (:func:`_int_valued`): no query of sympy's assumption system on the product
+    (deducing the facts of each new product costs far more than the question)."""
     if m.is_Symbol:
         return m.is_integer is True
     for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex < 0:
-            return False
-        if base.is_Symbol:
-            if base.is_integer is not True:
-                return False
-        elif base.is_integer is not True:
+        if not ex.is_Integer or ex < 0 or not _int_valued(base):
             return False
     return True
+
+
+def _int_valued(e: sympy.Expr) -> bool:
+    """``e`` takes an integer value wherever it is defined, read from its structure: an integer,
+    an integer symbol, a floor or ceiling of a real formula, a sum, product, non-negative power,
+    min or max of such. Otherwise sympy's own assumption (a query: deducing the facts of a new
+    ``ceiling(8/S)`` walks its argument's, 1-3 ms with sympy's cache cold).
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = sympy.sympify(Dyn("S"))
+    >>> _int_valued(sympy.ceiling(8 / S) * S), _int_valued(S / 2), _int_valued(sympy.Min(4, S / 2))
+    (True, False, False)
+    """
+    if e.is_Integer:
+        return True
+    if e.is_Symbol:
+        return e.is_integer is True
+    f = e.func
+    if f is sympy.ceiling or f is sympy.floor:
+        return _real_valued(e.args[0])
+    if e.is_Mul or e.is_Add or f is sympy.Min or f is sympy.Max:
+        return all(_int_valued(t) for t in e.args)
+    if e.is_Pow:
+        return bool(e.exp.is_Integer and e.exp >= 0 and _int_valued(e.base))
+    return e.is_integer is True
+
+
+def _real_valued(e: sympy.Expr) -> bool:
+    """``e`` is real wherever it is defined as a rational function of integer symbols whose
+    denominators are symbols known positive (so it is defined and real everywhere)."""
+    if e.is_Rational:
+        return True
+    if e.is_Symbol:
+        return e.is_integer is True
+    if e.is_Pow:
+        if not e.exp.is_Integer:
+            return False
+        if e.exp >= 0:
+            return _real_valued(e.base)
+        b = e.base
+        return bool(b.is_Symbol and b.is_integer is True and (symbol_facts(b)[1] or 0) >= 1)
+    if e.is_Mul or e.is_Add:
+        return all(_real_valued(t) for t in e.args)
+    if e.func is sympy.ceiling or e.func is sympy.floor:
+        return _real_valued(e.args[0])
+    return False
 
 
 def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:
