@@ -10,6 +10,7 @@ from ..core.int_tuple import (
     leaves,
 )
 from ..core.integers import IntLike, times_symbol
+from ..core.monomials import mul
 from ..layout.layout import Layout
 
 
@@ -50,7 +51,7 @@ def _mul(a: IntLike, b: IntLike) -> IntLike:
             return a
         if getattr(a, "is_Symbol", False):
             return times_symbol(b, a)
-    return a * b
+    return mul(a, b)
 
 
 

@@ -16,6 +16,7 @@ from ..core.int_tuple import (
     unwrap, cdiv, ceil_div, compact_major, fmt, leaves, product,
 )
 from ..core.integers import IntLike
+from ..core.monomials import div
 from ..core.lazy import is_expr
 from ..layout.layout import Layout, _mk, _mk_static, cosize, is_static_layout
 from ._util import _flat, _is0, _mul, _composed_dispatch
@@ -536,7 +537,7 @@ def _ceil_div_by(a: Any, n: int) -> Any:
             v *= getattr(f, "divisor", 1) ** k     # symbol_facts' divisor: a DynSymbol's own, else 1
         else:
             if v % n == 0:
-                return a / n    # what cdiv gives a monomial it divides exactly
+                return div(a, n)    # what cdiv gives a monomial it divides exactly
     return ceil_div(a, n)
 
 

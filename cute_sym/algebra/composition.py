@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     import sympy
@@ -22,7 +22,8 @@ from ._util import _is1, _mul, _composed_dispatch
 from .by_values import check_open_at_values
 from .coalesce import _coalesce_x, _transform_layout
 from .composition_static import (
-    _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _ints, _max_digit, _tiler_static,
+    _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _check_modes_add_ints, _ints, _max_digit,
+    _tiler_static,
 )
 
 
@@ -234,6 +235,14 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False, mode
 
 
 def _compose_steps(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool, modes_add: bool) -> Layout:
+    if type(ls) is tuple and _ints(ls) and _ints(ld):
+        # plain ints (the values tried first): the static twins, the same answers and errors
+        modes: Optional[list[tuple[int, int]]] = [] if modes_add else None
+        r = _compose_ints(ls, ld, rs, rd, strict, modes)
+        if r is not None:
+            if modes is not None and len(modes) > 1:
+                _check_modes_add_ints(ls, ld, modes, _mk(rs, rd))
+            return _mk_static(r[0], r[1])
     result = _mk(*_compose_sd(ls, ld, rs, rd, strict))
     if modes_add:
         _check_modes_add(_mk(ls, ld), _mk(rs, rd))

@@ -7,7 +7,7 @@ same fold per rhs leaf), without the generic helpers' per-leaf dispatch and with
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from ..core.errors import DivisibilityError, RankError
 from ..core.int_tuple import _, fmt, leaves
@@ -242,7 +242,7 @@ def _compose_layouts_static(ls: Any, ld: Any, rhs: Layout, strict: bool) -> tupl
     return r  # type: ignore[return-value]
 
 
-def _check_modes_add_ints(fs: list[int], fd: list[int], modes: list[tuple[int, int]], rhs: Layout) -> None:
+def _check_modes_add_ints(fs: Sequence[int], fd: Sequence[int], modes: list[tuple[int, int]], rhs: Layout) -> None:
     """``_check_modes_add`` on plain ints (``modes``: the moving rhs leaves, at least two).
 
     @pre ``fs:fd`` is the coalesced lhs; ``modes`` the rhs leaves with extent != 1 and stride != 0.

@@ -53,6 +53,7 @@ from .prove import prove
 from .guards import Guards, collect_guards, fact_text, open_at_values, require, require_any
 from .witness import leaf_values
 from .assume import assume
+from .. import monomials
 
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
@@ -79,3 +80,4 @@ def clear_caches(symbols: bool = False) -> None:
     _MEMO.clear()
     if symbols:
         _fresh.cache_clear()
+        monomials.clear()

@@ -11,6 +11,7 @@ else:
 
 from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
+from ..monomials import div
 from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides, _int_product
 from .values import _divisor_of_monomial, divides_by_values, order_by_values
@@ -153,7 +154,7 @@ def _quotient_divides(a: sympy.Expr, b: sympy.Expr) -> Any:
     lo = _bounds(a)[0]
     if lo is None or lo <= 0:
         return _MISS
-    n, m = (b / a).as_numer_denom()
+    n, m = div(b, a).as_numer_denom()
     if m == a or not (_int_product(n) and _int_product(m)):
         return _MISS        # nothing cancelled (asking again would not end), or not integers
     return prove("|", m, n)
@@ -166,7 +167,7 @@ def _ratio_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
     la, lb = _bounds(a)[0], _bounds(b)[0]
     if la is None or lb is None or la <= 0 or lb <= 0:
         return None
-    lo, hi = _bounds(b / a)
+    lo, hi = _bounds(div(b, a))
     if rel == "<=":
         return True if lo is not None and lo >= 1 else (False if hi is not None and hi < 1 else None)
     if rel == "<":

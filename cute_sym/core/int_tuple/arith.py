@@ -5,6 +5,7 @@ from typing import Any
 
 
 from ..errors import RankError
+from ..monomials import mul
 from ..integers import IntLike
 from .scalar import _ceil_div1, _shape_div1, smin
 from .structure import product
@@ -167,7 +168,7 @@ def _compact(shape: IntTuple, current: IntLike, row: bool) -> tuple[IntTuple, In
         return tuple(out), current
     if type(shape) is int and shape == 1:
         return 0, current
-    nxt = current * shape
+    nxt = mul(current, shape)
     return current, (nxt if type(nxt) is int else norm(nxt))
 
 

@@ -13,6 +13,7 @@ from .. import decide
 from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, quotient, scaled_symbol, symbol_facts
+from ..monomials import div
 from .types import norm
 
 
@@ -72,7 +73,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
             return norm(quotient(a, int(sb)) if sb.is_Integer else a / sb)     # already in canonical form
         if decide.is_big(a, sb) or not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
             # exact; cancel() over floors and mins costs seconds and gains little
-            return norm(sympy.sympify(a) / sb)
+            return norm(div(a, sb))
         if sb.is_Number or sb.is_Symbol or (sb.is_Mul and not any(f.is_Add for f in sb.args)):
             return norm(sympy.expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
         return norm(sympy.cancel(sympy.sympify(a) / sb))
@@ -116,7 +117,7 @@ def _int_quotient(a: Any, b: Any, ceil: bool = False) -> Optional[IntLike]:
                 return None
     else:
         return None
-    q = a / b
+    q = div(a, b)
     if q.is_Integer:
         return norm(q)
     if ceil and q.is_Rational and q.p > 0:
@@ -296,7 +297,7 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
     kd = k * symbol_facts(x)[0]
     if all(kd % v == 0 for v in vals[0]):
         return None     # b divides a at every value: the exact quotient (the general steps)
-    q = a / b
+    q = div(a, b)
     # not an integer (a value of b does not divide a), one term: sympy's evaluation would only
     # ask its assumption system that (milliseconds on a fresh formula) and build this
     return norm(sympy.ceiling(q, evaluate=False) if q.is_Mul else _rounded(sympy.ceiling, q))

@@ -12,6 +12,7 @@ from ..lazy import is_expr
 from .. import decide
 from ..errors import LayoutError, RankError
 from ..integers import IntLike
+from ..monomials import mul
 from .types import IntTuple, norm
 
 
@@ -57,7 +58,7 @@ def product(t: IntTuple) -> IntLike:
     if type(t) is tuple:
         p: IntLike = 1
         for e in t:
-            p = p * product(e)
+            p = mul(p, product(e))
         return norm(p) if type(p) is not int else p
     if is_expr(t):
         return t
