@@ -154,3 +154,36 @@ def test_symbolic_carry_through_a_continued_mode_is_guarded() -> None:
             S, got = cs.subs(L, v), cs.subs(RG, v)
             assert [got(i) for i in range(6)] == [S(R(i)) for i in range(6)], v
     assert held > 0 and not g.holds({"a": 4, "b": 1})
+
+
+@given(st.lists(st.tuples(st.integers(2, 6), st.integers(1, 40)), min_size=2, max_size=3),
+       st.sampled_from([1, 2, 4]), st.sampled_from([1, 2, 4, 8]), st.integers(1, 12), st.sampled_from([None, 16, 64]))
+def test_digits_fit_at_values_is_the_sum_at_every_value(modes: list[tuple[int, int]], p: int, dv: int, lo: int,
+                                                        hi: int | None) -> None:
+    """The enumeration's verdict holds at every allowed value of the extent (checked far past its threshold)."""
+    from cute_sym.algebra.composition import _digits_fit_at_values
+    n = sympy.sympify(cs.Dyn("n", divisible_by=dv, min=lo, **({} if hi is None else {"max": hi})))
+    verdict = _digits_fit_at_values(modes, p, n)
+    values = [v for v in range(dv, 1000, dv) if v >= lo and (hi is None or v <= hi)]
+    assume(values)
+    fits = {sum(max((t * d // p) % v for t in range(s)) for s, d in modes) < v for v in values}
+    if verdict is not None:
+        assert fits == {verdict}, (modes, p, dv, lo, hi)
+    else:
+        assert len(fits) == 2 or hi is None, (modes, p, dv, lo, hi)
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    ("(S0,S1,S2):(_1,_4,_32)", "(_2,_2,_2):(_2,_8,_1)"),       # pycute's test 8, extents symbolic
+    ("(S0,S1,S2):(_2,_8,_1)", "(_2,_2,_2):(_1,_8,_2)"),        # pycute's test 9
+])
+def test_rhs_digits_below_a_symbolic_extent_at_every_value(lhs: str, rhs: str) -> None:
+    """The rhs modes' digits fit in lhs extent S0 at every value of S0 (a multiple of 4): no carry,
+    so the composition is decided, and it is lhs(rhs(i)) at each value."""
+    syms = {"S0": cs.Dyn("S0", divisible_by=4), "S1": cs.Dyn("S1", divisible_by=8), "S2": cs.Dyn("S2", divisible_by=2)}
+    A, B = cs.parse(lhs, syms), cs.parse(rhs)
+    R = cs.composition(A, B)
+    for s0 in (4, 8, 12, 16, 20, 44):
+        for s1 in (8, 16, 24):
+            v = {"S0": s0, "S1": s1, "S2": 2}
+            check_composition(cs.subs(A, v), B, cs.subs(R, v))

@@ -23,7 +23,7 @@ from .by_values import check_open_at_values
 from .coalesce import _coalesce_x, _transform_layout
 from .composition_static import (
     _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _check_modes_add_ints, _ints, _max_digit,
-    _tiler_static,
+    _DIGIT_SCAN_LIMIT, _tiler_static,
 )
 
 
@@ -307,6 +307,10 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
             if verdict is None and k > 1:
                 verdict = decide.prove("<", bound, n)
             fits, exact = verdict is True, exact and verdict is False
+            if not fits and not exact:
+                # the bound is not the sum: where the extent is one symbol, the sum at each of its values
+                by_values = _digits_fit_at_values(modes, p, n)
+                fits, exact = by_values is True, by_values is False
         if fits:
             p, run = _mul(p, n), 1
             continue
@@ -324,6 +328,42 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
             fact = f"the largest digits of the rhs modes in the lhs extent {fmt(nj)} (mode {j}) add up below it"
             raise UndecidableError(fact, f"{why} needs {fact} (cannot be decided)")
         run = n
+
+
+_DIGIT_VALUES_MAX = 256
+
+
+def _digits_fit_at_values(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> Optional[bool]:
+    """Whether the largest digits ``(t*d // p) % n`` of the static rhs modes sum below the extent
+    ``n``, a symbol, at every one of its allowed values (True), at none (False), or at some
+    (None; also when ``p`` or a mode is not static, or there are too many values to try).
+
+    Past ``T = max((s-1)*d // p)`` no mode wraps (``p*n > (s-1)*d >= d``) and the sum is the
+    constant ``C = sum((s-1)*d // p)``, below ``n`` past ``C``: the values up to ``max(T, C)``
+    are tried one by one (:func:`_max_digit`), and every larger one fits.
+
+    @post a True (False) answer holds at every value the symbol's own facts allow, so under any
+          facts in force too (they only narrow the values).
+    """
+    if type(p) is not int or p < 1 or not is_expr(n) or not n.is_Symbol or n.is_integer is not True:
+        return None
+    if not all(type(s) is int and type(d) is int and s >= 2 and d > 0 for s, d in modes):
+        return None
+    dv, lo, hi = symbol_facts(n)
+    if lo is None or lo < 1:
+        return None
+    tops = [(s - 1) * d // p for s, d in modes]
+    last = max(max(tops), sum(tops))
+    first = -(-lo // dv) * dv
+    top = last if hi is None else min(hi, last)
+    if top >= first and ((top - first) // dv >= _DIGIT_VALUES_MAX or p * top > _DIGIT_SCAN_LIMIT):
+        return None     # too many values, or a digit _max_digit would only bound
+    seen: set[bool] = set()
+    for v in range(first, top + 1, dv):
+        seen.add(sum(_max_digit(s, d, p, v) for s, d in modes) < v)
+    if hi is None or hi > last:
+        seen.add(True)          # the values past max(T, C): no wrap, and C < n
+    return None if len(seen) != 1 else seen.pop()
 
 
 def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> tuple[int, IntLike, bool]:
