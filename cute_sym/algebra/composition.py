@@ -296,15 +296,16 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
     why = "composition (the rhs modes add up past an lhs extent: the next lhs stride must continue it)"
     for j, nj in enumerate(ls[:-1]):
         n = _mul(run, nj)
-        bound: IntLike = 0
+        bound: Optional[IntLike] = None     # k*n + c, built only when a question needs it
+        k, c = 0, 0     # the bound's parts (the symbolic branch)
         if static and type(p) is int and type(n) is int:
             fits, exact = sum(_max_digit(s, d, p, n) for s, d in modes) < n, True
         else:
             k, c, exact = _digit_bound_sum(modes, p, n)
             # k*n + c < n, asked as c < (1-k)*n: for k of 0 or 1 (the usual) no sum with n is built
             verdict = decide.prove("<", c, n) if k == 0 else decide.prove("<", c, 0) if k == 1 else None
-            bound = _add(_mul(k, n), c)
             if verdict is None and k > 1:
+                bound = _add(_mul(k, n), c)
                 verdict = decide.prove("<", bound, n)
             fits, exact = verdict is True, exact and verdict is False
             if not fits and not exact:
@@ -322,7 +323,7 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
                 raise DivisibilityError(
                     f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent "
                     f"{fmt(nj)} (mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
-        elif not decide.require_any([cont, ("<", bound, n)], why=why):
+        elif not decide.require_any([cont, ("<", _add(_mul(k, n), c) if bound is None else bound, n)], why=why):
             # the next stride does not continue the mode, and only a bound of the digits is known
             # not to fit: the digits themselves may (a fact this procedure cannot state)
             fact = f"the largest digits of the rhs modes in the lhs extent {fmt(nj)} (mode {j}) add up below it"

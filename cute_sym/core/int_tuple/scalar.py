@@ -321,9 +321,13 @@ def _rounded(f: Any, q: Any) -> Any:
     >>> S = Dyn("S", divisible_by=4)
     >>> _rounded(sympy.ceiling, S / 8) == sympy.ceiling(S / 8), _rounded(sympy.floor, 8 / S)
     (True, floor(8/S))
+    >>> _rounded(sympy.floor, 1 / S) == sympy.floor(1 / S), _rounded(sympy.ceiling, 1 / S)
+    (True, 1)
     """
-    if q.is_Pow and q.exp == -1 and f is sympy.ceiling and _plain_symbol(q.base) and q.base.is_positive:
-        return sympy.S.One      # 0 < 1/S <= 1 (sympy's own answer, without its queries)
+    if q.is_Pow and q.exp == -1 and _plain_symbol(q.base) and q.base.is_positive:
+        if f is sympy.ceiling:
+            return sympy.S.One      # 0 < 1/S <= 1 (sympy's own answer, without its queries)
+        return f(q, evaluate=False)     # floor(1/S): 1 at S = 1, else 0 (sympy leaves it as it is)
     if q.is_Mul and len(q.args) == 2:
         k, x = q.args
         if k.is_Integer and k.p >= 2 and x.is_Pow and x.exp == -1:
