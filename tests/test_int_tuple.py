@@ -243,13 +243,14 @@ def test_ceil_div_fast_paths_are_the_values() -> None:
     U = Dyn("U", divisible_by=2, max=64)
     s, t, u = (sympy.sympify(x) for x in (S, T, U))
     shapes = [2 * s, s, t, 3 * t, u, sympy.ceiling(32 / s), sympy.ceiling(8 / t), sympy.Integer(1) * s / 4,
-              sympy.ceiling(s / 32), 8, 32, 3, 1]
+              sympy.ceiling(s / 32), 8, 32, 3, 1, sympy.Integer(1), sympy.Integer(4)]     # dynamic numbers too
     rng = random.Random(3)
     for a in shapes:
         for b in shapes:
             if isinstance(a, int) and isinstance(b, int):
                 continue
             r = _ceil_div1(a, b)
+            assert type(r) is not int, (a, b, r)      # a dynamic operand: a dynamic result
             if isinstance(r, sympy.ceiling):
                 # built without sympy's evaluation: the very object the evaluation builds
                 assert r == sympy.ceiling(sympy.sympify(a) / b) and str(r) == str(sympy.ceiling(sympy.sympify(a) / b))

@@ -10,6 +10,7 @@ else:
     from ..lazy import sympy
 
 from .. import decide
+from ..lazy import is_expr
 from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, quotient, scaled_symbol, symbol_facts
@@ -229,6 +230,16 @@ def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
 def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return cdiv(a + b - 1, b)
+    # a dynamic number (a pinned ceil_div, such as the 1 a fold carries): its int, the result
+    # dynamic as before (two numbers: the int answer as a dynamic number)
+    if is_expr(b) and b.is_Integer:
+        if not is_expr(a) or a.is_Integer:
+            return norm(sympy.Integer(cdiv(int(a) + int(b) - 1, int(b))))
+        b = int(b)
+    elif is_expr(a) and a.is_Integer:
+        if type(b) is int:
+            return norm(sympy.Integer(cdiv(int(a) + b - 1, b)))
+        a = int(a)      # b is a formula: so is the result
     if type(b) is int and b == 1:
         return a
     # the usual cases of a fold, read off a symbol's facts (the answers the general path gives)
