@@ -266,3 +266,21 @@ def test_int_valued_reads_the_structure_soundly() -> None:
                 assert v.is_Integer, (e, s, t, v)
     assert _int_product(S * T * sympy.ceiling(S / 8) / sympy.ceiling(8 / S)) is False
     assert _int_product(S * T * sympy.ceiling(S / 8)) is True
+
+
+@given(st.integers(1, 80), st.sampled_from([1, 2, 3, 4, 8]), st.integers(1, 20), st.sampled_from([None, 24, 100]),
+       st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), st.integers(-1, 10), st.booleans())
+def test_reciprocal_rounding_against_a_number_is_exact(n: int, d: int, lo: int, hi: int | None, rel: str, c: int,
+                                                      up: bool) -> None:
+    """floor(n/S) or ceiling(n/S) against a number, read off S's values: True/False hold at every
+    allowed value, None only where both outcomes occur."""
+    from cute_sym.core.decide.base import _prove_int
+    from cute_sym.core.decide.quick import _MISS, _reciprocal_vs_int
+    S = sympy.sympify(Dyn("S", divisible_by=d, min=lo, **({} if hi is None else {"max": hi})))
+    a = (sympy.ceiling if up else sympy.floor)(sympy.Integer(n) / S)
+    r = _reciprocal_vs_int(rel, a, c)     # type: ignore[arg-type]
+    values = [v for v in range(d, 400, d) if v >= lo and (hi is None or v <= hi)]
+    if r is _MISS or not values:
+        return
+    seen = {_prove_int(rel, -(-n // v) if up else n // v, c) for v in values}    # type: ignore[arg-type]
+    assert seen == ({True, False} if r is None else {r}), (n, d, lo, hi, rel, c, up, r)

@@ -33,13 +33,55 @@ def _front(rel: Rel, a: Any, b: Any) -> Any:
         if getattr(a, "is_Symbol", False):
             return _symbol_int(rel, a, b)
         if rel in _FLIP and hasattr(a, "func"):
-            return _monotone_vs_int(rel, a, b)
+            r = _monotone_vs_int(rel, a, b)
+            return _reciprocal_vs_int(rel, a, b) if r is _MISS else r
     elif type(a) is int:
         if getattr(b, "is_Symbol", False):
             return _int_symbol(rel, a, b)
         if rel in _FLIP and hasattr(b, "func"):
-            return _monotone_vs_int(_FLIP[rel], b, a)
+            r = _monotone_vs_int(_FLIP[rel], b, a)
+            return _reciprocal_vs_int(_FLIP[rel], b, a) if r is _MISS else r
     return _MISS
+
+
+def _reciprocal_vs_int(rel: Rel, a: Any, c: int) -> Any:
+    """``a rel c`` (an order or an equality) for ``a = floor(n/S)`` or ``ceiling(n/S)``, ``n`` a
+    positive number and ``S`` a symbol of least value at least 1: the values ``a`` takes, read
+    off ``S``'s allowed values up to ``n`` (past ``n`` it is 0, or 1 for the ceiling), final (the
+    symbol's own facts are all there is). ``_MISS``: another shape, or too many values.
+
+    >>> import sympy
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = sympy.sympify(Dyn("S", divisible_by=4))
+    >>> _reciprocal_vs_int("!=", sympy.floor(6 / S), 0), _reciprocal_vs_int(">=", sympy.ceiling(6 / S), 1)
+    (None, True)
+    >>> _reciprocal_vs_int("<=", sympy.ceiling(32 / S), 8), _reciprocal_vs_int("==", sympy.floor(2 / S), 0)
+    (True, True)
+    """
+    f = a.func
+    if not (f is sympy.ceiling or f is sympy.floor):
+        return _MISS
+    q = a.args[0]
+    if not (q.is_Mul and len(q.args) == 2):
+        return _MISS
+    n, x = q.args
+    if not (n.is_Integer and n.p > 0 and x.is_Pow and x.exp == -1 and x.base.is_Symbol):
+        return _MISS
+    sym, n = x.base, int(n.p)
+    d, lo, hi = symbol_facts(sym)
+    if lo is None or lo < 1 or not sym.is_integer:
+        return _MISS
+    first = -(-lo // d) * d
+    top = n if hi is None else min(hi, n)
+    if top >= first and (top - first) // d > _ENUM_MAX:
+        return _MISS
+    up = f is sympy.ceiling
+    seen = {_prove_int(rel, -(-n // v) if up else n // v, c) for v in range(first, top + 1, d)}
+    past = max(first, (n // d + 1) * d)         # the least allowed value above n
+    if hi is None or past <= hi:
+        seen.add(_prove_int(rel, 1 if up else 0, c))
+    return seen.pop() if len(seen) == 1 else (None if seen else _MISS)
+
 
 
 def _front_divides(a: Any, b: Any) -> Any:
