@@ -30,7 +30,7 @@ def _int_product(m: sympy.Expr) -> bool:
     if m.is_Symbol:
         return m.is_integer is True
     for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex < 0 or not _int_valued(base):
+        if not ex.is_Integer or ex.p < 0 or not _int_valued(base):
             return False
     return True
 
@@ -56,7 +56,7 @@ def _int_valued(e: sympy.Expr) -> bool:
     if e.is_Mul or e.is_Add or f is sympy.Min or f is sympy.Max:
         return all(_int_valued(t) for t in e.args)
     if e.is_Pow:
-        return bool(e.exp.is_Integer and e.exp >= 0 and _int_valued(e.base))
+        return bool(e.exp.is_Integer and e.exp.p >= 0 and _int_valued(e.base))
     return e.is_integer is True
 
 
@@ -70,7 +70,7 @@ def _real_valued(e: sympy.Expr) -> bool:
     if e.is_Pow:
         if not e.exp.is_Integer:
             return False
-        if e.exp >= 0:
+        if e.exp.p >= 0:
             return _real_valued(e.base)
         b = e.base
         return bool(b.is_Symbol and b.is_integer is True and (symbol_facts(b)[1] or 0) >= 1)

@@ -154,6 +154,8 @@ def _positive(e: sympy.Expr) -> bool:
         return bool(e.exp.is_Integer) and _positive(e.base)
     if e.func is sympy.ceiling:
         return _positive(e.args[0])
+    if e.func is sympy.Min or e.func is sympy.Max:
+        return all(_positive(t) for t in e.args)
     return False
 
 

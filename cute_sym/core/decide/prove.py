@@ -71,6 +71,17 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         return _prove_int(rel, int(sa), int(sb))
     if sa == sb:        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
+    if rel == "==" or rel == "!=":
+        # a formula positive by its structure (an extent, a stride) against 0
+        if sb.is_Integer and sb.p == 0 and _positive(sa) or sa.is_Integer and sa.p == 0 and _positive(sb):
+            return rel == "!="
+    if rel != "|" and rel != "==" and rel != "!=" and sa.is_Mul and sb.is_Mul and _shares_factor(sa, sb) \
+            and (_calls(sa) or _calls(sb)):
+        # products with a common factor and a rounding or min in them (``S/c <= S*T/c``, ``c`` a
+        # ceil_div): their ratio, in which it cancels (plain monomials: _quick_ratio, below)
+        quick = _ratio_order(rel, sa, sb)
+        if quick is not None:
+            return quick
     if rel == "|":
         if not sa.is_Number and not sb.is_Number:
             # positive monomials (strides, extents), in ints: a sufficient test, and the same
@@ -85,6 +96,11 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
             mlo = _monomial_lo(sa)
             if mlo is not None and mlo[0] > abs(int(sb.p)) * mlo[1]:
                 return False
+        if sb.is_Mul and not sa.is_Number and _shares_factor(sa, sb) and _product(sa):
+            # a common factor cancels (``c | S*T*c/d`` is ``d | S*T``): the smaller question first
+            quotient = _quotient_divides(sa, sb)
+            if quotient is True or quotient is False:
+                return quotient
         settled, small = divides_by_values(sa, sb)
         if settled and (small is not None or not facts):     # open: for the symbols' own facts only
             return small
@@ -112,23 +128,28 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         if quick is not None:
             return quick
     if rel != "|":
-        quick = _interval_order(rel, sa, sb)
-        if quick is not None:
-            return quick
         if sa.is_Integer or sb.is_Integer:
+            # a formula of few values against a number: value by value (exact), then its bounds
             settled, quick = order_by_values(rel, sa, sb)
             if settled and (quick is not None or not facts):
                 return quick
-        elif sa.is_Add or sb.is_Add:
-            d = sb - sa
-            if d.is_Integer:        # a constant difference: S - 1 < S
-                k = int(d)
-                # a > b is 0 < a - b; a >= b is 0 <= a - b
-                return _verdict(rel, k, k) if rel in _AS_IS else _verdict(_AS_IS_OF[rel], -k, -k)
-            if not facts:
-                r = _linear_order(rel, d)
-                if r is not _MISS:
-                    return cast("Optional[bool]", r)
+            quick = _interval_order(rel, sa, sb)
+            if quick is not None:
+                return quick
+        else:
+            quick = _interval_order(rel, sa, sb)
+            if quick is not None:
+                return quick
+            if sa.is_Add or sb.is_Add:
+                d = sb - sa
+                if d.is_Integer:        # a constant difference: S - 1 < S
+                    k = int(d)
+                    # a > b is 0 < a - b; a >= b is 0 <= a - b
+                    return _verdict(rel, k, k) if rel in _AS_IS else _verdict(_AS_IS_OF[rel], -k, -k)
+                if not facts:
+                    r = _linear_order(rel, d)
+                    if r is not _MISS:
+                        return cast("Optional[bool]", r)
     if rel != "|" and (sa.is_Mul or sb.is_Mul) and _product(sa) and _product(sb):
         quick = _ratio_order(rel, sa, sb)
         if quick is not None:
@@ -145,6 +166,17 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
 def _product(e: sympy.Expr) -> bool:
     """A product of factors (no sum at the top): a quotient of two of them cancels their common factors."""
     return bool(e.is_Mul or e.is_Pow or e.is_Symbol or e.func is sympy.ceiling or e.func is sympy.floor)
+
+
+def _calls(e: sympy.Expr) -> bool:
+    """A factor of the product ``e`` is a function (ceiling, min, ...) or a power of one."""
+    return any(f.is_Function or f.is_Pow and f.base.is_Function for f in e.args)
+
+
+def _shares_factor(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """A factor of the product ``a`` (or ``a`` itself) is a factor of the product ``b``, as written."""
+    fb = b.args
+    return a in fb or (a.is_Mul and any(f in fb for f in a.args))
 
 
 def _quotient_divides(a: sympy.Expr, b: sympy.Expr) -> Any:

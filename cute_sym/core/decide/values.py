@@ -464,9 +464,6 @@ def divides_by_values(a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool
     >>> divides_by_values(sympy.Min(12, S, evaluate=False), sympy.Integer(16))
     (True, None)
     """
-    lo_a, lo_b, hi_b = _bounds(a)[0], *_bounds(b)
-    if lo_a is not None and lo_b is not None and hi_b is not None and 0 < lo_b and hi_b < lo_a:
-        return True, False      # 0 < b < a: a does not divide b
     va = value_set(a)
     if va is not None:
         vals, exact = va
@@ -485,6 +482,10 @@ def divides_by_values(a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool
             # b a symbol T apart from a, all multiples of its divisor d from some point: k | T
             # at T = lcm(k, d)*m, and k does not divide T = d*(k*m + 1) unless k | d
             return True, None
+    lo_a, lo_b, hi_b = _bounds(a)[0], *_bounds(b)
+    if lo_a is not None and lo_b is not None and hi_b is not None and 0 < lo_b and hi_b < lo_a:
+        return True, False      # 0 < b < a: a does not divide b
+    if va is not None:
         return False, None
     vb = value_set(b) if _unbounded_apart(a, b) else None
     if vb is not None and vb[1] and 0 not in vb[0]:

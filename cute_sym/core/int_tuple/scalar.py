@@ -129,7 +129,7 @@ def _int_quotient(a: Any, b: Any, ceil: bool = False) -> Optional[IntLike]:
         return None
     for f in q.args:
         if f.is_Integer or f.is_Symbol and f.is_integer or \
-                f.is_Pow and f.base.is_Symbol and f.base.is_integer and f.exp.is_Integer and f.exp > 0:
+                f.is_Pow and f.base.is_Symbol and f.base.is_integer and f.exp.is_Integer and f.exp.p > 0:
             continue
         return None
     return norm(q)
