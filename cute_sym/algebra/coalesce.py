@@ -226,6 +226,16 @@ def _coalesce_static(s0: Any, d0: Any) -> tuple[Any, Any]:
     """
     if type(s0) is not tuple:
         return (s0, d0) if s0 != 1 else (1, 0)
+    if len(s0) == 2:
+        a, b = s0
+        if type(a) is int and type(b) is int:
+            # two flat modes (a 2-D tile, the commonest layout): the loop below, unrolled
+            x, y = d0
+            if a == 1:
+                return (b, y) if b != 1 else (1, 0)
+            if b == 1:
+                return a, x
+            return (a * b, x) if a * x == y else (s0, d0)
     # the last mode is ms:md (span = ms*md, None before the first); earlier ones in rs:rd
     rs: list[int] = []
     rd: list[int] = []
