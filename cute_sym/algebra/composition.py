@@ -298,8 +298,12 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
         n = _mul(run, nj)
         bound: Optional[IntLike] = None     # k*n + c, built only when a question needs it
         k, c = 0, 0     # the bound's parts (the symbolic branch)
+        by_values = None if type(n) is int else _digits_fit_at_values(modes, p, n)
         if static and type(p) is int and type(n) is int:
             fits, exact = sum(_max_digit(s, d, p, n) for s, d in modes) < n, True
+        elif by_values is not None:
+            # static modes and base, the extent one symbol: the sum itself at each of its values
+            fits, exact = by_values, not by_values
         else:
             k, c, exact = _digit_bound_sum(modes, p, n)
             # k*n + c < n, asked as c < (1-k)*n: for k of 0 or 1 (the usual) no sum with n is built
@@ -308,10 +312,6 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
                 bound = _add(_mul(k, n), c)
                 verdict = decide.prove("<", bound, n)
             fits, exact = verdict is True, exact and verdict is False
-            if not fits and not exact:
-                # the bound is not the sum: where the extent is one symbol, the sum at each of its values
-                by_values = _digits_fit_at_values(modes, p, n)
-                fits, exact = by_values is True, by_values is False
         if fits:
             p, run = _mul(p, n), 1
             continue

@@ -167,8 +167,9 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
 def smin(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return a if a <= b else b
-    if decide.prove("<=", a, b):
-        return a
+    first = decide.prove("<=", a, b)
+    if first is not None:
+        return a if first else b        # refuted: a > b at every value
     if decide.prove("<=", b, a):
         return b
     return _minmax(sympy.Min, a, b)     # the order is undecided: no sympy search for one
@@ -177,8 +178,9 @@ def smin(a: IntLike, b: IntLike) -> IntLike:
 def smax(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return a if a >= b else b
-    if decide.prove(">=", a, b):
-        return a
+    first = decide.prove(">=", a, b)
+    if first is not None:
+        return a if first else b        # refuted: a < b at every value
     if decide.prove(">=", b, a):
         return b
     return _minmax(sympy.Max, a, b)
