@@ -83,7 +83,6 @@ def _reciprocal_vs_int(rel: Rel, a: Any, c: int) -> Any:
     return seen.pop() if len(seen) == 1 else (None if seen else _MISS)
 
 
-
 def _front_divides(a: Any, b: Any) -> Any:
     """``a | b`` for a symbol or ``k*S`` (``k`` a positive integer) and a number, exactly:
     ``k*S | c`` is ``S | c/k`` (false unless ``k | c``); ``c | k*S`` is ``c/gcd(c,k) | S``."""
