@@ -47,6 +47,10 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
 
     >>> cdiv(7, 2), cdiv(-7, 2), cdiv(2, 8)
     (3, -3, 0)
+    >>> from cute_sym.core.integers import Dyn
+    >>> m = 4 / sympy.Min(4, sympy.sympify(Dyn("S")) / 2)
+    >>> cdiv(m, m)
+    1
     """
     if type(b) is int and b == 1:
         return a
@@ -57,6 +61,8 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
             return a // b if a >= 0 else (-a) // (-b)
         return -((-a) // b) if a < 0 else -(a // (-b))
     if type(a) is not int and type(b) is not int:
+        if a == b and decide.positive_by_shape(b):
+            return norm(sympy.S.One)        # a formula over itself (a rest extent used up)
         q = _int_quotient(a, b)
         if q is not None:
             return q
@@ -292,7 +298,8 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
     ``ceiling(32/S)``), as the general steps would give it: 1 where ``1 <= a <= b`` at every
     value; the formula ``ceiling(a/b)`` for ``a = k*T`` (``T`` unbounded, not in ``b``) where
     some value of ``b`` does not divide ``k`` times ``T``'s divisor (so not every value of
-    ``a``); None otherwise."""
+    ``a``); the exact quotient ``a/b`` where every value does (``b`` a rounding or min, not a
+    polynomial); None otherwise."""
     if not decide.unconditional():
         return None
     lo_b = decide.bounds(b)[0]
@@ -309,7 +316,9 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
         return None
     kd = k * symbol_facts(x)[0]
     if all(kd % v == 0 for v in vals[0]):
-        return None     # b divides a at every value: the exact quotient (the general steps)
+        # b divides a at every value: the exact quotient, as cdiv's steps build it for a b that is
+        # no polynomial (a rounding, a min), without asking their questions again
+        return None if decide.is_polynomial(b) else norm(div(a, b))
     q = div(a, b)
     # not an integer (a value of b does not divide a), one term: sympy's evaluation would only
     # ask its assumption system that (milliseconds on a fresh formula) and build this
