@@ -314,3 +314,34 @@ class _nothing:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+@given(st.sampled_from([1, 2, 4]), st.integers(1, 9), st.sampled_from([2, 4, 8]), st.integers(1, 6),
+       st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "|"]), st.integers(0, 3), st.booleans())
+def test_symbol_against_a_formula_of_few_values_is_exact(ds: int, los: int, dt: int, c: int, rel: str, shape: int,
+                                                        swap: bool) -> None:
+    """S against F(T) (a ceil_div or min of another symbol) value by value: True/False hold at
+    every pair of allowed values, None only where both outcomes occur."""
+    from fractions import Fraction
+
+    from cute_sym.core.decide.quick import _front
+    from cute_sym.core.decide.values import symbol_apart_by_values
+    S = sympy.sympify(Dyn("S", divisible_by=ds, min=los))
+    T = sympy.sympify(Dyn("T", divisible_by=dt))
+    F = [sympy.ceiling(sympy.Integer(8 * c) / T), sympy.Min(c, T / dt), 4 * c / sympy.Min(4, T / 2),
+         sympy.Min(2, sympy.ceiling(T / 8))][shape]
+    f = [lambda t: -(-8 * c // t), lambda t: min(c, t // dt), lambda t: Fraction(4 * c, min(4, t // 2)),
+         lambda t: min(2, -(-t // 8))][shape]       # F in plain ints (T/dt, T/2 are exact here)
+    a, b = (F, S) if swap else (S, F)
+    settled, r = symbol_apart_by_values(rel, a, b, _front)
+    if not settled:
+        return
+    seen = set()
+    for s in [v for v in range(ds, 200, ds) if v >= los]:
+        for t in range(dt, 400, dt):
+            av, bv = (f(t), s) if swap else (s, f(t))
+            if rel == "|" and (Fraction(av).denominator != 1 or Fraction(bv).denominator != 1):
+                return      # divisibility of a non-integer value: not this question
+            seen.add({"==": av == bv, "!=": av != bv, "<": av < bv, "<=": av <= bv, ">": av > bv, ">=": av >= bv,
+                      "|": (bv % av == 0) if av else bv == 0}[rel])
+    assert seen == ({True, False} if r is None else {r}), (rel, a, b, r)

@@ -14,7 +14,7 @@ from ..integers import IntLike, symbol_facts
 from ..monomials import div
 from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides, _int_product
-from .values import _divisor_of_monomial, divides_by_values, order_by_values
+from .values import _divisor_of_monomial, divides_by_values, order_by_values, symbol_apart_by_values
 from .quick import (
     _AS_IS, _AS_IS_OF, _MISS, _front, _interval_order, _linear_order, _scaled_symbol_vs_int, _symbol_vs_int,
 )
@@ -75,6 +75,11 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         # a formula positive by its structure (an extent, a stride) against 0
         if sb.is_Integer and sb.p == 0 and _positive(sa) or sa.is_Integer and sa.p == 0 and _positive(sb):
             return rel == "!="
+    if not facts:
+        # a symbol against a formula of few values of other symbols: value by value, final
+        settled, apart = symbol_apart_by_values(rel, sa, sb, _front)
+        if settled:
+            return apart
     if rel != "|" and rel != "==" and rel != "!=" and sa.is_Mul and sb.is_Mul and _shares_factor(sa, sb) \
             and (_calls(sa) or _calls(sb)):
         # products with a common factor and a rounding or min in them (``S/c <= S*T/c``, ``c`` a

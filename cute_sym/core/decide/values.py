@@ -420,6 +420,53 @@ _OPS: dict[str, Callable[[int, int], bool]] = {"==": lambda x, c: x == c, "!=": 
         "<=": lambda x, c: x <= c, ">": lambda x, c: x > c, ">=": lambda x, c: x >= c}
 
 
+def symbol_apart_by_values(rel: str, a: sympy.Expr, b: sympy.Expr,
+                           front: Callable[[str, Any, Any], Any]) -> tuple[bool, Optional[bool]]:
+    """``a rel b`` for a symbol ``S`` against a formula ``F`` of few values without ``S`` (a
+    ceil_div or min of other symbols), either way round, no facts in force: ``S`` against each
+    value ``v`` of ``F`` in turn, read off ``S``'s own facts (``front(rel, x, y)``: final
+    answers, a None open, anything else not settled). ``(settled, answer)`` as
+    :func:`divides_by_values`.
+
+    ``S`` and ``F`` vary independently, so the relation holds everywhere when it holds against
+    every value, fails everywhere when it fails against every one, and is open when the values
+    (each taken: an exact set) give both outcomes or an open one.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> from cute_sym.core.decide.quick import _front
+    >>> S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T", divisible_by=2))
+    >>> symbol_apart_by_values("<=", T, 4 / sympy.Min(4, S / 2), _front)      # T <= 2 at T = 2 only
+    (True, None)
+    >>> symbol_apart_by_values("|", sympy.ceiling(8 / S), 2 * T, _front)[0]    # not a lone symbol
+    False
+    """
+    if a.is_Symbol and not b.is_Symbol and not b.is_Number:
+        sym, f, left = a, b, True
+    elif b.is_Symbol and not a.is_Symbol and not a.is_Number:
+        sym, f, left = b, a, False
+    else:
+        return False, None
+    if not (f.is_Function or f.is_Mul or f.is_Pow) or sym in f.free_symbols:
+        return False, None
+    vf = value_set(f)
+    if vf is None or not vf[1] or len(vf[0]) > _APART_VALUES:
+        return False, None
+    seen: set[Any] = set()
+    for v in vf[0]:
+        seen.add(front(rel, sym, v) if left else front(rel, v, sym))
+        if len(seen) > 1 and None in seen:
+            break
+    if len(seen) == 1 and (True in seen or False in seen or None in seen):
+        return True, seen.pop()
+    if seen <= {True, False, None} and len(seen) > 1:
+        return True, None       # both outcomes, or an open one, at values F takes
+    return False, None
+
+
+# the most values of a formula read in turn against a symbol
+_APART_VALUES = 16
+
+
 def order_by_values(rel: str, a: sympy.Expr, b: sympy.Expr) -> tuple[bool, Optional[bool]]:
     """``a rel b`` (an order or equality, one side a number) read off the other side's values,
     as :func:`divides_by_values`.
