@@ -101,38 +101,3 @@ def test_prop_symbolic_arithmetic_substitutes_to_static(a: int, b: int) -> None:
     e = Int[3] * M + N * Int[2]
     assert int(e.subs({M: a, N: b})) == 3 * a + 2 * b
 
-
-def test_times_symbol_is_sympys_product() -> None:
-    """``times_symbol(k, s)`` (built without sympy's evaluation) is the very object ``k * s``
-    gives, for symbols of every kind the package makes, and behaves the same afterwards."""
-    import sympy
-
-    from cute_sym.core.integers import times_symbol
-    syms = [sympy.sympify(Dyn("M")), sympy.sympify(Dyn("K", divisible_by=8, max=64)),
-            sympy.sympify(Dyn("T", sign="nonnegative")), sympy.sympify(Dyn("U", sign="any")),
-            sympy.Symbol("E", integer=True, even=True), sympy.Symbol("x")]
-    for s in syms:
-        for k in (-7, -1, 2, 3, 16, 4096):
-            got, want = times_symbol(k, s), k * s
-            assert got == want and hash(got) == hash(want) and got.args == want.args
-            assert sympy.srepr(got) == sympy.srepr(want) and str(got) == str(want)
-            assert got.is_integer == want.is_integer and got.is_positive == want.is_positive
-            assert got * 3 == want * 3 and got / k == s and (got + s) == (want + s)
-
-
-def test_quotient_is_sympys_division() -> None:
-    """``quotient(a, b)`` (a number and a scaled symbol, built without sympy's evaluation) is the
-    very object ``a / b`` gives, and behaves the same afterwards."""
-    import sympy
-
-    from cute_sym.core.integers import quotient
-    syms = [sympy.sympify(Dyn("M")), sympy.sympify(Dyn("K", divisible_by=8, max=64)),
-            sympy.sympify(Dyn("U", sign="any")), sympy.Symbol("E", integer=True, even=True)]
-    for s in syms:
-        for k in (1, 2, 3, 16):
-            for c in (-6, -1, 1, 2, 3, 8, 16, 48):
-                for a, b in ((k * s, c), (c, k * s)):
-                    got, want = quotient(a, b), sympy.sympify(a) / b
-                    assert got == want and hash(got) == hash(want) and sympy.srepr(got) == sympy.srepr(want)
-                    assert str(got) == str(want) and got.is_integer == want.is_integer
-                    assert sympy.ceiling(got) == sympy.ceiling(want) and got * b == want * b

@@ -9,7 +9,7 @@ from ..core.errors import LayoutError
 from ..core.int_tuple import (
     leaves,
 )
-from ..core.integers import IntLike, times_symbol
+from ..core.integers import IntLike
 from ..core.monomials import mul
 from ..layout.layout import Layout
 
@@ -42,15 +42,11 @@ def _mul(a: IntLike, b: IntLike) -> IntLike:
             return a * b if type(b) is int else 0
         if a == 1:
             return b
-        if getattr(b, "is_Symbol", False):
-            return times_symbol(a, b)   # the same product, without sympy's evaluation
     elif type(b) is int:
         if b == 0:
             return 0
         if b == 1:
             return a
-        if getattr(a, "is_Symbol", False):
-            return times_symbol(b, a)
     return mul(a, b)
 
 

@@ -1,18 +1,13 @@
 """coalesce and filter: the same function with fewer modes."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Any, Optional
-
-if TYPE_CHECKING:
-    import sympy
-else:
-    from ..core.lazy import sympy
+from typing import Callable, Any, Optional
 
 from ..core.errors import RankError
 from ..core.int_tuple import (
     IntTuple, unwrap, leaves,
 )
-from ..core.integers import times_symbol
+from ..core.monomials import mul
 from ..layout.layout import Layout, _Builder, _mk, _mk_static, _new, is_static_layout
 from ..layout.modes import filter_zeros
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
@@ -59,13 +54,13 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
             merge = fd % d == 0 and _eq_proved(s, fd // d)
         else:
             # s*d is the next stride itself (same object) in the usual contiguous case: no proof needed
-            sd = s if type(d) is int and d == 1 else _smul(s, d)
+            sd = s if type(d) is int and d == 1 else mul(s, d)
             merge = sd is fd or _eq_proved(sd, fd)
         if merge:
             if rs is None:
-                ns, nd = _smul(s, fs), d
+                ns, nd = mul(s, fs), d
             else:
-                rs[-1], rd[-1] = _smul(s, fs), d
+                rs[-1], rd[-1] = mul(s, fs), d
         elif rs is None:
             rs, rd = [ns, s], [nd, d]
         else:
@@ -78,27 +73,6 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
     rs.reverse()
     rd.reverse()
     return tuple(rs), tuple(rd)
-
-
-def _smul(a: Any, b: Any) -> Any:
-    """``a * b`` for a merged extent: the same value and expression as the operator, with an
-    int factor of a sympy expression made a sympy ``Integer`` directly (sympify costs more).
-
-    >>> from cute_sym.core.integers import Dyn
-    >>> N = Dyn("N")
-    >>> _smul(16, N), _smul(N, 4), _smul(3, 5)
-    (16*N, 4*N, 15)
-    """
-    if type(a) is int:
-        if type(b) is not int and isinstance(b, sympy.Expr):
-            if b.is_Symbol and a != 0 and a != 1:
-                return times_symbol(a, b)
-            return sympy.Mul(sympy.Integer(a), b)
-    elif type(b) is int and isinstance(a, sympy.Expr):
-        if a.is_Symbol and b != 0 and b != 1:
-            return times_symbol(b, a)
-        return sympy.Mul(a, sympy.Integer(b))
-    return a * b
 
 
 def _bw_coalesce(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,

@@ -221,42 +221,6 @@ def scaled_symbol(e: Any) -> tuple[int, Any]:
     return 0, None
 
 
-def times_symbol(k: int, s: Any) -> Any:
-    """``k * s`` for an int ``k`` other than 0 and 1 and a sympy symbol ``s``: the very product
-    sympy builds (number first), without its evaluation, which on a fresh pair queries the
-    assumption system (tens of microseconds, most of a cold symbolic coalesce).
-
-    >>> M = Dyn("M")
-    >>> times_symbol(16, M) == 16 * M, times_symbol(16, M).args == (16 * M).args
-    (True, True)
-    """
-    return sympy.Mul(sympy.Integer(k), s, evaluate=False)
-
-
-def quotient(a: Any, b: Any) -> Any:
-    """``a / b`` as sympy builds it, for a number and a (scaled) symbol either way round
-    (``S/16``, ``3*S/8``, ``6/S``) built without sympy's evaluation, which on a fresh pair
-    queries the assumption system (about 0.1 ms; the symbolic paths divide so all the time);
-    any other pair by sympy's own division.
-
-    >>> M = Dyn("M")
-    >>> [quotient(x, y) == sympy.sympify(x) / y for x, y in ((4 * M, 8), (M, 2), (6, 2 * M), (1, M))]
-    [True, True, True, True]
-    """
-    if type(b) is int and b != 0:
-        k, x = scaled_symbol(a)
-        if x is not None:
-            q = sympy.Rational(k, b)
-            return x if q == 1 else sympy.Mul(q, x, evaluate=False)
-    elif type(a) is int and a != 0:
-        k, x = scaled_symbol(b)
-        if x is not None:
-            q = sympy.Rational(a, k)
-            inv = sympy.Pow(x, -1, evaluate=False)
-            return inv if q == 1 else sympy.Mul(q, inv, evaluate=False)
-    return sympy.sympify(a) / b
-
-
 def is_static(x: object) -> bool:
     """True when ``x`` (an integer, int tuple, layout, ...) holds no symbol.
 

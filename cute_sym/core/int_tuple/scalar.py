@@ -13,7 +13,7 @@ from .. import decide
 from ..lazy import is_expr
 from ..decide.values import value_set
 from ..errors import DivisibilityError
-from ..integers import PLAIN_ASSUMPTIONS, IntLike, quotient, scaled_symbol, symbol_facts
+from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
 from ..monomials import div
 from .types import norm
 
@@ -71,15 +71,15 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         if x is not None and _unbounded(x, 1):
             # a positive b, unbounded above, does not divide a at large values: floor(a/b),
             # pinned where the bounds allow, as the steps below would give it
-            return _pinned(_rounded(sympy.floor, quotient(a, b)))
+            return _pinned(_rounded(sympy.floor, div(a, b)))
     if decide.require("==", b, 0, assume=False, why="division"):
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
         sb = sympy.sympify(b)
-        if sb.is_Number and type(a) is not int and _symbol_monomial(a):
-            return norm(quotient(a, int(sb)) if sb.is_Integer else a / sb)     # already in canonical form
-        if decide.is_big(a, sb) or not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
-            # exact; cancel() over floors and mins costs seconds and gains little
+        if sb.is_Number and type(a) is not int and _symbol_monomial(a) or decide.is_big(a, sb) or \
+                not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
+            # a product of symbols over a number is already in canonical form; otherwise exact:
+            # cancel() over floors and mins costs seconds and gains little
             return norm(div(a, sb))
         if sb.is_Number or sb.is_Symbol or (sb.is_Mul and not any(f.is_Add for f in sb.args)):
             return norm(sympy.expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
@@ -87,7 +87,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
     a_nonneg = decide.prove(">=", a, 0)
     b_pos = decide.prove(">", b, 0)
     if a_nonneg and b_pos:
-        return _pinned(_rounded(sympy.floor, quotient(a, b)))
+        return _pinned(_rounded(sympy.floor, div(a, b)))
     if a_nonneg is None or b_pos is None:
         # the sign decides the rounding direction
         if a_nonneg is None:
@@ -257,11 +257,11 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         k, x = scaled_symbol(sa)
         if x is not None:
             if (k * symbol_facts(x)[0]) % b == 0:
-                return norm(quotient(sa, b))       # b divides k times the symbol's divisor: exact
+                return norm(div(sa, b))       # b divides k times the symbol's divisor: exact
             if _unbounded(x, 0):
                 # b does not divide every value, none is negative, and the ceiling takes every
                 # value from its least on: the formula, as the steps below would give it
-                return norm(_rounded(sympy.ceiling, quotient(sa, b)))
+                return norm(_rounded(sympy.ceiling, div(sa, b)))
     elif type(a) is int and a >= 1:
         lo, hi = decide.bounds(sb)
         if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
@@ -271,7 +271,7 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         if x is not None and _unbounded(x, 1):
             # a positive b, unbounded above, does not divide a at large values, and is below a
             # at its least (above): ceil(a/b) takes more than one value, the formula
-            return norm(_rounded(sympy.ceiling, quotient(a, sb)))
+            return norm(_rounded(sympy.ceiling, div(a, sb)))
     elif type(a) is not int and type(b) is not int:
         q = _int_quotient(sa, sb, True)
         if q is not None:
@@ -282,7 +282,7 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     if decide.prove("|", b, a):
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
-        q = _rounded(sympy.ceiling, quotient(a, b))
+        q = _rounded(sympy.ceiling, div(a, b))
         # a number over k*S, S unbounded above, not pinned to 1 (checked above), takes more
         # than one value (1 for large b): no bounds to compute
         if type(a) is int:
