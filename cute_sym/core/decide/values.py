@@ -314,25 +314,18 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
     at = max(first, -(-settle // d) * d)
     top, period = settle, d
     try:
-        vals = ev[1]((at,))
+        consts = _ints_at(alts, ev[1]((at,)))
     except _Undefined:
         return None
-    k = 0
-    for rel, a, b in alts:
-        for x in (a, b):
-            if type(x) is int:
-                c = x
-            elif x == sym:
+    if consts is None:
+        return None     # not an integer: not a formula of the algebra
+    for (rel, a, b), (_, x, y) in zip(alts, consts):
+        for side, c in ((a, x), (b, y)):
+            if type(side) is not int and side == sym:
                 continue
-            else:
-                num, den = vals[k]
-                if num % den:
-                    return None     # not an integer: not a formula of the algebra
-                c = num // den
             top = max(top, abs(c))
             if rel == "|" and c != 0:
                 period = period * abs(c) // math.gcd(period, abs(c))
-        k += sum(1 for x in (a, b) if type(x) is not int)
     last = max(top + 1, first) + period
     if hi is not None:
         last = min(last, hi)
@@ -340,26 +333,34 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
         return None
     for v in range(first, last + 1, d):
         try:
-            vals = ev[1]((v,))
+            at_v = _ints_at(alts, ev[1]((v,)))
         except _Undefined:
             return None
-        k = 0
-        holds = False
-        for rel, a, b in alts:
-            xs = []
-            for x in (a, b):
-                if type(x) is int:
-                    xs.append(x)
-                else:
-                    num, den = vals[k]
-                    k += 1
-                    if num % den:
-                        return None
-                    xs.append(num // den)
-            holds = holds or _holds(rel, xs[0], xs[1])
-        if not holds:
+        if at_v is None:
+            return None
+        if not any(_holds(rel, x, y) for rel, x, y in at_v):
             return False
     return True
+
+
+def _ints_at(alts: Any, vals: list[tuple[int, int]]) -> Optional[list[tuple[str, int, int]]]:
+    """``alts`` with each formula side (in order) replaced by its value from ``vals`` (exact
+    fractions); None where one is not an integer."""
+    out: list[tuple[str, int, int]] = []
+    k = 0
+    for rel, a, b in alts:
+        xs: list[int] = []
+        for x in (a, b):
+            if type(x) is int:
+                xs.append(x)
+                continue
+            num, den = vals[k]
+            k += 1
+            if num % den:
+                return None
+            xs.append(num // den)
+        out.append((rel, xs[0], xs[1]))
+    return out
 
 
 def _one_symbol_disjunction(alts: Any) -> Optional[bool]:
