@@ -93,3 +93,16 @@ def test_dynamic_coalesce_and_right_inverse() -> None:
         check_coalesce(S, to_static(C, {"N": n}))
         check_right_inverse(S, to_static(R, {"N": n}))
         assert nsize(to_static(R, {"N": n})) == 16 * n
+
+
+def test_right_inverse_symbolic_extent_against_static_strides() -> None:
+    # the chain reaches a symbolic extent: a static stride joins it only where the symbol is pinned
+    # to it (its own min and max), never for a symbol unbounded above; checked at its values
+    for sym, values, joined in ((Dyn("S", divisible_by=4), (4, 8, 12, 64), False),
+                                (Dyn("S", divisible_by=4, min=4, max=4), (4,), True)):
+        L = make_layout((sym, Int[8]), (Int[1], Int[4]))
+        R = cs.right_inverse(L)
+        for s in values:
+            Rs = to_static(R, {"S": s})
+            check_right_inverse(to_static(L, {"S": s}), Rs)
+            assert nsize(Rs) == (8 * s if joined else s)

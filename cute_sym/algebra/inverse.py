@@ -16,7 +16,7 @@ from ..core.errors import DivisibilityError, InjectivityError, LayoutError
 from ..core.int_tuple import (
     _, cdiv, compact_major, fmt, leaves, product,
 )
-from ..core.integers import IntLike, symbol_facts
+from ..core.integers import IntLike, scaled_symbol, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _coalesce_flat, coalesce_static
@@ -68,8 +68,10 @@ def right_inverse(layout: Any) -> Any:
                 found = j
                 break
         else:
+            # a number never equals a (scaled) symbol its own facts leave unbounded above
+            skip_ints = type(nxt) is not int and _unbounded_symbol(nxt)
             for j, d in enumerate(fd):
-                if j in seq or (type(d) is int and type(nxt) is int):
+                if j in seq or (type(d) is int and (type(nxt) is int or skip_ints)):
                     continue
                 if _eq_proved(d, nxt):
                     found = j
@@ -92,6 +94,13 @@ def right_inverse(layout: Any) -> Any:
     if len(seq) == 1:
         return _mk(shp[0], std[0])
     return _mk(shp, std)
+
+
+def _unbounded_symbol(x: Any) -> bool:
+    """``x`` is ``S`` or ``k*S`` for a symbol ``S`` with no upper bound, and no fact is in force:
+    it takes infinitely many values, so no number is proved equal to it."""
+    k, sym = scaled_symbol(x)
+    return sym is not None and decide.unconditional() and symbol_facts(sym)[2] is None
 
 
 def _right_inverse_static(fs: Sequence[int], fd: Sequence[int]) -> Layout:

@@ -308,10 +308,23 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
     """
     base = [x if type(x) is int else 0 for x in leaves]
     where = [pos for pos, x in enumerate(leaves) if type(x) is not int]     # the formula leaves
-    ev = evaluator([sympy.sympify(leaves[pos]) for pos in where])
-    if ev is None:
-        return None
-    syms, f = ev
+    exprs = [sympy.sympify(leaves[pos]) for pos in where]
+    f: Callable[[tuple[int, ...]], list[tuple[int, int]]]
+    if all(e.is_Symbol for e in exprs):
+        # the usual arguments (symbolic extents): each leaf is a symbol's value, nothing to compile
+        order: dict[Any, int] = {}
+        for e in exprs:
+            order.setdefault(e, len(order))
+        syms = list(order)
+        picks = [order[e] for e in exprs]
+
+        def f(p: tuple[int, ...]) -> list[tuple[int, int]]:
+            return [(p[k], 1) for k in picks]
+    else:
+        ev = evaluator(exprs)
+        if ev is None:
+            return None
+        syms, f = ev
     if not syms or len(syms) > _LEAF_SYMBOLS:
         return None
     cands: list[list[int]] = []
