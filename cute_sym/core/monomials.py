@@ -24,7 +24,10 @@ from .lazy import is_expr
 _MEMO: dict[tuple[Any, Any, Any], Any] = {}
 _MEMO_MAX = 8192
 
-_MULSORT: list[Any] = []
+# sympy's Basic.compare orders by class first (its table ``ordering_of_classes``, searched
+# linearly on every comparison), then by content: the class's place, computed once per class
+_RANK: dict[type, tuple[int, str]] = {}
+_COMPARE_KEY: list[Any] = []
 
 
 def mul(a: Any, b: Any) -> Any:
@@ -94,13 +97,32 @@ def _build(op: int, a: Any, b: Any) -> Any:
     if not factors:
         return coeff
     if len(factors) > 1:
-        if not _MULSORT:
-            from sympy.core.mul import _mulsort
-            _MULSORT.append(_mulsort)
-        _MULSORT[0](factors)        # the canonical order of a product's factors, as Mul.flatten sorts
+        _sort(factors)      # the canonical order of a product's factors, as Mul.flatten sorts them
     if coeff == 1:
         return factors[0] if len(factors) == 1 else sympy.Mul._from_args(factors)
     return sympy.Mul._from_args([coeff, *factors])
+
+
+def _sort(factors: list[Any]) -> None:
+    """Sort in place as ``sympy.core.mul._mulsort`` does (by ``Basic.compare``): by the class's
+    place in sympy's table (an unknown class after every known one, by name), then, within a
+    class name, by ``Basic.compare`` itself. The same total order, so the same result."""
+    if not _COMPARE_KEY:
+        from functools import cmp_to_key
+        _COMPARE_KEY.append(cmp_to_key(sympy.Basic.compare))
+    key = _COMPARE_KEY[0]
+    factors.sort(key=lambda f: (_RANK.get(type(f)) or _rank(type(f)), key(f)))
+
+
+def _rank(cls: type) -> tuple[int, str]:
+    from sympy.core.basic import ordering_of_classes
+    name = cls.__name__
+    try:
+        r = (ordering_of_classes.index(name), "")
+    except ValueError:
+        r = (len(ordering_of_classes) + 1, name)
+    _RANK[cls] = r
+    return r
 
 
 def _parts(e: Any) -> Optional[tuple[int, int, dict[Any, int]]]:

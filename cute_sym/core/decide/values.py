@@ -282,46 +282,77 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
     settle (``ceiling(8/S)``, ``2/min(2, ceiling(S/8))``): past where every formula is constant,
     they compare ``S`` with numbers, so ``S``'s values up to there, past those numbers and one
     period on decide it, each evaluated exactly."""
-    sides: list[Any] = []
-    syms: set[Any] = set()
+    forms: list[Any] = []       # the sides that are formulas, each compiled once
     for rel, a, b in alts:
         if rel not in _OPS and rel != "|":
             return None
         for x in (a, b):
-            if type(x) is not int:
-                syms |= x.free_symbols
-                sides.append(x)
-    if len(syms) != 1:
+            if type(x) is not int and not x.is_Symbol and x not in forms:
+                forms.append(x)
+    if not forms:
         return None
-    sym = next(iter(syms))
+    ev = evaluator(forms)       # its symbols: exactly one, the plain sides' too (checked below)
+    if ev is None or len(ev[0]) != 1:
+        return None
+    sym = ev[0][0]
     if sym.is_integer is not True:
         return None
     d, lo, hi = symbol_facts(sym)
     if lo is None:
         return None
+    # each side as a number, the symbol (-1) or the index of its formula
+    where: list[tuple[str, int, int]] = []
+    consts: list[int] = []
+    for rel, a, b in alts:
+        ks = []
+        for x in (a, b):
+            if type(x) is int:
+                consts.append(x)
+                ks.append(-2 - (len(consts) - 1))
+            elif x.is_Symbol:
+                if x != sym:
+                    return None
+                ks.append(-1)
+            else:
+                ks.append(forms.index(x))
+        where.append((rel, ks[0], ks[1]))
     settle = 0
-    for x in sides:
-        if x != sym:        # (equal symbols need not be the same object)
-            t = _settles(x, sym)
-            if t is None:
-                return None
-            settle = max(settle, t)
-    ev = evaluator([sympy.sympify(x) for x in sides])
-    if ev is None or ev[0] != [sym]:
-        return None
+    for x in forms:
+        t = _settles(x, sym)
+        if t is None:
+            return None
+        settle = max(settle, t)
+    run = ev[1]
     first = -(-lo // d) * d
+
+    def sides(v: int) -> Optional[list[tuple[str, int, int]]]:
+        vals = run((v,))
+        out: list[tuple[str, int, int]] = []
+        for rel, i, j in where:
+            xy = []
+            for k in (i, j):
+                if k >= 0:
+                    num, den = vals[k]
+                    if num % den:
+                        return None
+                    xy.append(num // den)
+                else:
+                    xy.append(v if k == -1 else consts[-2 - k])
+            out.append((rel, xy[0], xy[1]))
+        return out
+
     # the formulas' constants, at the first allowed value past where they settle
     at = max(first, -(-settle // d) * d)
     top, period = settle, d
     try:
-        consts = _ints_at(alts, ev[1]((at,)))
+        const_sides = sides(at)
     except _Undefined:
         return None
-    if consts is None:
+    if const_sides is None:
         return None     # not an integer: not a formula of the algebra
-    for (rel, a, b), (_, x, y) in zip(alts, consts):
-        for side, c in ((a, x), (b, y)):
-            if type(side) is not int and side == sym:
+    for (rel, i, j), (_, x, y) in zip(where, const_sides):
+        for k, c in ((i, x), (j, y)):
+            if k == -1:
                 continue
             top = max(top, abs(c))
             if rel == "|" and c != 0:
@@ -333,7 +364,7 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
         return None
     for v in range(first, last + 1, d):
         try:
-            at_v = _ints_at(alts, ev[1]((v,)))
+            at_v = sides(v)
         except _Undefined:
             return None
         if at_v is None:
@@ -341,26 +372,6 @@ def _one_symbol_formulas_disjunction(alts: Any) -> Optional[bool]:
         if not any(_holds(rel, x, y) for rel, x, y in at_v):
             return False
     return True
-
-
-def _ints_at(alts: Any, vals: list[tuple[int, int]]) -> Optional[list[tuple[str, int, int]]]:
-    """``alts`` with each formula side (in order) replaced by its value from ``vals`` (exact
-    fractions); None where one is not an integer."""
-    out: list[tuple[str, int, int]] = []
-    k = 0
-    for rel, a, b in alts:
-        xs: list[int] = []
-        for x in (a, b):
-            if type(x) is int:
-                xs.append(x)
-                continue
-            num, den = vals[k]
-            k += 1
-            if num % den:
-                return None
-            xs.append(num // den)
-        out.append((rel, xs[0], xs[1]))
-    return out
 
 
 def _one_symbol_disjunction(alts: Any) -> Optional[bool]:
