@@ -345,3 +345,19 @@ def test_symbol_against_a_formula_of_few_values_is_exact(ds: int, los: int, dt: 
             seen.add({"==": av == bv, "!=": av != bv, "<": av < bv, "<=": av <= bv, ">": av > bv, ">=": av >= bv,
                       "|": (bv % av == 0) if av else bv == 0}[rel])
     assert seen == ({True, False} if r is None else {r}), (rel, a, b, r)
+
+
+def test_is_polynomial_is_sympys_has() -> None:
+    """is_polynomial walks the formula itself: the same verdict as sympy's has() over the same classes."""
+    import itertools
+    from cute_sym.core.decide import is_polynomial
+    from cute_sym.core.symbolic import IMod
+    S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T"))
+    atoms = [S, T, sympy.Integer(3), S * T, S + 2 * T, S ** 2]
+    wraps = [lambda x: x, sympy.ceiling, sympy.floor, lambda x: sympy.Min(x, 4), lambda x: sympy.Max(x, T),
+             lambda x: sympy.Mod(x, 3), lambda x: IMod(x, 5), sympy.Abs, sympy.sign, lambda x: 8 / x,
+             lambda x: x * sympy.ceiling(T / 3), lambda x: x + sympy.Min(S, 2)]
+    bad = (sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign)
+    for a, f, g in itertools.product(atoms, wraps, wraps):
+        e = sympy.sympify(g(f(a)))
+        assert is_polynomial(e) == (not e.has(*bad)), e

@@ -16,7 +16,8 @@ from cute_sym import Dyn
 from cute_sym.core import decide
 from cute_sym.core.decide.prove import _ratio_order
 from cute_sym.core.decide.quick import _front, _MISS
-from cute_sym.core.decide.values import disjunction_by_values, divides_by_values, order_by_values, value_set
+from cute_sym.core.decide.disjunction import disjunction_by_values
+from cute_sym.core.decide.values import divides_by_values, order_by_values, value_set
 
 RELS = ("==", "!=", "<", "<=", ">", ">=")
 # (divisor, min, max) of the symbol S

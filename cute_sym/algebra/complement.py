@@ -80,7 +80,10 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
     """
     if type(layout) is Layout and (layout._st or layout._st is None and is_static_layout(layout)):
         c = cotarget if cotarget is None or type(cotarget) is int else unwrap(cotarget)
-        fast = _complement_ints(layout, layout._shape, layout._stride, c, False) if c != 0 else None
+        # (a symbolic cotarget is compared with 0 only when it is a number: sympy's != sympifies)
+        e: Any = c
+        nonzero = c != 0 if type(c) is int or c is None or type(c) is tuple else not (e.is_Number and e == 0)
+        fast = _complement_ints(layout, layout._shape, layout._stride, c, False) if nonzero else None
         if fast is not None:
             return fast     # its extents are positive by construction
     return _positive_extents(layout, _complement_raw(layout, cotarget))

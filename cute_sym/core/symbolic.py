@@ -37,11 +37,12 @@ class DynSymbol(sympy.Symbol):  # type: ignore[misc]
     (True, False)
     """
 
-    __slots__ = ("divisor", "lo", "hi")
+    __slots__ = ("divisor", "lo", "hi", "_content")
 
     divisor: int
     lo: Optional[int]
     hi: Optional[int]
+    _content: Optional[tuple[Any, ...]]
 
     def __new__(cls, name: str, divisor: int = 1, lo: Optional[int] = None,
                 hi: Optional[int] = None, **assumptions: bool) -> "DynSymbol":
@@ -49,16 +50,22 @@ class DynSymbol(sympy.Symbol):  # type: ignore[misc]
         obj.divisor = divisor
         obj.lo = lo
         obj.hi = hi
+        obj._content = None
         return obj  # type: ignore[no-any-return]
 
     def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return ((self.name, self.divisor, self.lo, self.hi), self.assumptions0)
 
     def _hashable_content(self) -> tuple[Any, ...]:
-        # no None inside: sympy orders hashable contents
-        lo, hi = self.lo, self.hi
-        return super()._hashable_content() + (  # type: ignore[no-any-return]
-            self.divisor, lo is None, 0 if lo is None else lo, hi is None, 0 if hi is None else hi)
+        # every equality test of two such symbols that are not the same object asks for it (a memo
+        # hit on a symbol of an earlier call): computed once, a symbol never changes
+        content = self._content
+        if content is None:
+            # no None inside: sympy orders hashable contents
+            lo, hi = self.lo, self.hi
+            content = self._content = super()._hashable_content() + (
+                self.divisor, lo is None, 0 if lo is None else lo, hi is None, 0 if hi is None else hi)
+        return content
 
 
 
@@ -111,5 +118,8 @@ class _Fresh(DynSymbol):
     __slots__ = ()
 
     def _hashable_content(self) -> tuple[Any, ...]:
-        base = sympy.Symbol._hashable_content(self)
-        return base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)  # type: ignore[no-any-return]
+        content = self._content
+        if content is None:
+            base = sympy.Symbol._hashable_content(self)
+            content = self._content = base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)
+        return content

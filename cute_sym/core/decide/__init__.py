@@ -43,8 +43,9 @@ True
 The procedure is a small package, each module importing only those before it:
 ``base`` (relations, facts, the static path), ``intervals``, ``reason`` (facts as structure,
 intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values of a formula),
-``quick`` (a symbol against a number, in plain ints), ``prove``, ``guards`` (``require``,
-``require_any``, ``collect_guards``, the facts as text) and ``assume``.
+``disjunction`` (a disjunction read off them), ``quick`` (a symbol against a number, in plain
+ints), ``prove``, ``guards`` (``require``, ``require_any``, ``collect_guards``, the facts as
+text) and ``assume``.
 """
 from .base import _FACTS, _GUARDS, Bound, Fact, Rel
 from .reason import bounds, is_big, is_polynomial

@@ -18,7 +18,7 @@ from ..integers import IntLike
 from .base import _GUARDS, Fact, Rel, _facts_in_force, _prove_int, _sym
 from .prove import _prove_sym, prove
 from .reason import _expand, _scan
-from .values import disjunction_by_values
+from .disjunction import disjunction_by_values
 
 
 

@@ -245,8 +245,25 @@ _EXPAND_MAX_NODES = 120
 
 def is_polynomial(e: sympy.Expr) -> bool:
     """No floor, ceiling, min, max, modulo, abs or sign inside (sympy's polynomial tools are slow on those)."""
-    from ..symbolic import IMod
-    return not e.has(sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign)
+    if not _NOT_POLY:
+        from ..symbolic import IMod
+        _NOT_POLY.append((sympy.floor, sympy.ceiling, sympy.Min, sympy.Max, sympy.Mod, IMod, sympy.Abs, sympy.sign))
+    not_poly = _NOT_POLY[0]
+    # the nodes, each shared one once (sympy's has() walks the tree with its own machinery)
+    seen: set[Any] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, not_poly):
+            return False
+        args = x.args
+        if args and x not in seen:
+            seen.add(x)
+            stack.extend(args)
+    return True
+
+
+_NOT_POLY: list[tuple[Any, ...]] = []      # the functions that are not polynomial (sympy is imported lazily)
 
 
 def is_big(*es: Any) -> bool:

@@ -76,8 +76,8 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
         sb = sympy.sympify(b)
-        if sb.is_Number and type(a) is not int and _symbol_monomial(a) or decide.is_big(a, sb) or \
-                not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)):
+        if sb.is_Number and type(a) is not int and _symbol_monomial(a) or \
+                not (decide.is_polynomial(sympy.sympify(a)) and decide.is_polynomial(sb)) or decide.is_big(a, sb):
             # a product of symbols over a number is already in canonical form; otherwise exact:
             # cancel() over floors and mins costs seconds and gains little
             return norm(div(a, sb))
