@@ -101,3 +101,22 @@ def test_prop_symbolic_arithmetic_substitutes_to_static(a: int, b: int) -> None:
     e = Int[3] * M + N * Int[2]
     assert int(e.subs({M: a, N: b})) == 3 * a + 2 * b
 
+
+
+def test_dyn_symbol_equality_is_sympys() -> None:
+    """DynSymbol's own == (its content kept once) agrees with sympy's Basic.__eq__ and with hashing,
+    for equal but distinct symbols (a pickled copy, a symbol made twice) and for other facts."""
+    import pickle
+    import sympy
+    from sympy.core.basic import Basic
+    made = [Dyn("S"), Dyn("S"), Dyn("S", divisible_by=4), Dyn("S", divisible_by=4, max=64), Dyn("T"),
+            Dyn("S", sign="nonnegative"), Dyn("S", min=3)]
+    made += [pickle.loads(pickle.dumps(x)) for x in made]
+    others = [sympy.Symbol("S", integer=True, positive=True), sympy.Integer(4), 4, sympy.sympify(Dyn("S")) * 2]
+    for a in made:
+        for b in made + others:
+            want = Basic.__eq__(a, b)
+            want = False if want is NotImplemented else want      # then int's own == says no
+            assert (a == b) == want == (not a != b), (a, b)
+            if a == b:
+                assert hash(a) == hash(b)

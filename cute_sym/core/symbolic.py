@@ -56,6 +56,16 @@ class DynSymbol(sympy.Symbol):  # type: ignore[misc]
     def __getnewargs_ex__(self) -> tuple[tuple[Any, ...], dict[str, Any]]:
         return ((self.name, self.divisor, self.lo, self.hi), self.assumptions0)
 
+    def __eq__(self, other: object) -> bool:
+        # sympy's Basic.__eq__, without its scan of the content for numbers (a symbol's has none)
+        if self is other:
+            return True
+        if type(other) is type(self):
+            return self._hashable_content() == other._hashable_content()
+        return super().__eq__(other)  # type: ignore[no-any-return]
+
+    __hash__ = sympy.Symbol.__hash__
+
     def _hashable_content(self) -> tuple[Any, ...]:
         # every equality test of two such symbols that are not the same object asks for it (a memo
         # hit on a symbol of an earlier call): computed once, a symbol never changes
