@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 import sympy
@@ -349,7 +350,6 @@ def test_symbol_against_a_formula_of_few_values_is_exact(ds: int, los: int, dt: 
 
 def test_is_polynomial_is_sympys_has() -> None:
     """is_polynomial walks the formula itself: the same verdict as sympy's has() over the same classes."""
-    import itertools
     from cute_sym.core.decide import is_polynomial
     from cute_sym.core.symbolic import IMod
     S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T"))
@@ -361,3 +361,34 @@ def test_is_polynomial_is_sympys_has() -> None:
     for a, f, g in itertools.product(atoms, wraps, wraps):
         e = sympy.sympify(g(f(a)))
         assert is_polynomial(e) == (not e.has(*bad)), e
+
+
+def test_powers_is_sympys_decomposition() -> None:
+    """prove's _powers (read off the args by monomials.monomial_parts) against sympy's own
+    as_coeff_Mul / as_powers_dict over products, powers, quotients and non-monomials."""
+    from cute_sym.core.decide.prove import _powers
+
+    def reference(e: Any) -> Any:
+        c, m = e.as_coeff_Mul()
+        if not c.is_Rational or c.p <= 0:
+            return None
+        out = []
+        if m is not sympy.S.One:
+            for base, ex in (((m, sympy.S.One),) if m.is_Symbol else m.as_powers_dict().items()):
+                if not (base.is_Symbol and ex.is_Integer and ex.p > 0 and base.is_positive is True
+                        and base.is_integer is True):
+                    return None
+                out.append((base, int(ex.p)))
+        return int(c.p), int(c.q), dict(out)
+
+    S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T"))
+    A = sympy.sympify(Dyn("A", sign="any"))
+    factors = [sympy.Integer(3), sympy.Rational(1, 8), sympy.Integer(-2), S, T, S ** 2, 1 / T, A,
+               sympy.ceiling(S / 8), S + T, sympy.Min(S, 4)]
+    for f, g in itertools.product(factors, repeat=2):
+        e = sympy.sympify(f * g)
+        got = _powers(e)
+        want = reference(e)
+        assert (got is None) == (want is None), e
+        if got is not None:
+            assert (got[0], got[1], dict(got[2])) == want, e

@@ -75,8 +75,8 @@ def _op(op: int, a: Any, b: Any) -> Any:
 
 
 def _build(op: int, a: Any, b: Any) -> Any:
-    pa = _parts(a)
-    pb = _parts(b) if pa is not None else None
+    pa = monomial_parts(a)
+    pb = monomial_parts(b) if pa is not None else None
     if pa is None or pb is None:
         sa = sympy.sympify(a)
         return sa * b if op == 0 else sa / b
@@ -125,7 +125,7 @@ def _rank(cls: type) -> tuple[int, str]:
     return r
 
 
-def _parts(e: Any) -> Optional[tuple[int, int, dict[Any, int]]]:
+def monomial_parts(e: Any) -> Optional[tuple[int, int, dict[Any, int]]]:
     """``e`` as ``(num, den, {symbol: exponent})`` for ``e = num/den * prod(symbol**exponent)``
     (integer commutative symbols, integer exponents, ``den > 0``); None for any other shape."""
     if type(e) is int:

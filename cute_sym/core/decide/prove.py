@@ -11,7 +11,7 @@ else:
 
 from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
-from ..monomials import div
+from ..monomials import div, monomial_parts
 from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides, _int_product
 from .values import _divisor_of_monomial, divides_by_values, order_by_values, symbol_apart_by_values
@@ -289,17 +289,14 @@ def _powers(e: sympy.Expr) -> Optional[tuple[int, int, tuple[tuple[Any, int], ..
     """``c * s1**k1 * ...`` as ``(num, den, ((symbol, power), ...))``: ``c > 0`` rational,
     positive integer symbols, positive integer powers; None for any other shape.
     Memoised: an operation asks about the same strides again and again."""
-    c, m = e.as_coeff_Mul()
-    if not c.is_Rational or c.p <= 0:
+    parts = monomial_parts(e)      # (sympy's as_coeff_Mul and as_powers_dict, read off the args)
+    if parts is None or parts[0] <= 0:
         return None
-    out: list[tuple[Any, int]] = []
-    if m is not sympy.S.One:
-        for base, ex in (((m, sympy.S.One),) if m.is_Symbol else m.as_powers_dict().items()):
-            if not (base.is_Symbol and ex.is_Integer and ex.p > 0 and base.is_positive is True
-                    and base.is_integer is True):
-                return None
-            out.append((base, int(ex.p)))
-    return int(c.p), int(c.q), tuple(out)
+    num, den, powers = parts
+    for base, k in powers.items():
+        if not (k > 0 and base.is_Symbol and base.is_positive is True and base.is_integer is True):
+            return None
+    return num, den, tuple(powers.items())
 
 
 def _prove_int_frac(rel: Rel, q: Any) -> bool:
