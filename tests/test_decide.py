@@ -392,3 +392,17 @@ def test_powers_is_sympys_decomposition() -> None:
         assert (got is None) == (want is None), e
         if got is not None:
             assert (got[0], got[1], dict(got[2])) == want, e
+
+
+def test_numer_denom_is_sympys() -> None:
+    """_quotient_divides' numerator and denominator of a monomial (read off its args) are sympy's
+    as_numer_denom(), for quotients of products of symbols, powers, roundings and mins."""
+    from cute_sym.core.decide.prove import _numer_denom
+    S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T"))
+    factors = [sympy.Integer(3), sympy.Rational(1, 8), sympy.Rational(-3, 4), S, T, S ** 2, 1 / T, T ** -3,
+               sympy.ceiling(S / 8), 1 / sympy.ceiling(8 / S), sympy.Min(4, S / 2), S + T]
+    for f, g, h in itertools.product(factors, repeat=3):
+        q = sympy.sympify(f * g / h)
+        n, m = _numer_denom(q)
+        wn, wm = q.as_numer_denom()
+        assert (n, m) == (wn, wm) and hash(n) == hash(wn) and hash(m) == hash(wm), q

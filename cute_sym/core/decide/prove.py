@@ -11,7 +11,7 @@ else:
 
 from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
-from ..monomials import div, monomial_parts
+from ..monomials import div, monomial_parts, mul
 from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
 from .divisibility import _divides, _int_product
 from .values import _divisor_of_monomial, divides_by_values, order_by_values, symbol_apart_by_values
@@ -191,10 +191,27 @@ def _quotient_divides(a: sympy.Expr, b: sympy.Expr) -> Any:
     lo = _bounds(a)[0]
     if lo is None or lo <= 0:
         return _MISS
-    n, m = div(b, a).as_numer_denom()
+    n, m = _numer_denom(div(b, a))
     if m == a or not (_int_product(n) and _int_product(m)):
         return _MISS        # nothing cancelled (asking again would not end), or not integers
     return prove("|", m, n)
+
+
+def _numer_denom(q: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    """sympy's ``q.as_numer_denom()``; for a monomial read off its args (the positive and the
+    negative powers), without sympy's evaluation of the two products."""
+    parts = monomial_parts(q)
+    if parts is None:
+        return q.as_numer_denom()  # type: ignore[no-any-return]
+    num, den, powers = parts
+    n: Any = sympy.Integer(num)
+    m: Any = sympy.Integer(den)
+    for base, k in powers.items():
+        if k > 0:
+            n = mul(n, base if k == 1 else sympy.Pow(base, k))
+        elif k < 0:
+            m = mul(m, base if k == -1 else sympy.Pow(base, -k))
+    return n, m
 
 
 def _ratio_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
