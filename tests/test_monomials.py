@@ -93,3 +93,20 @@ def test_div_of_a_number_and_a_scaled_symbol_is_sympys_division() -> None:
                     assert got == want and hash(got) == hash(want) and sympy.srepr(got) == sympy.srepr(want)
                     assert str(got) == str(want) and got.is_integer == want.is_integer
                     assert sympy.ceiling(got) == sympy.ceiling(want) and got * b == want * b
+
+
+def test_unevaluated_rounding_is_sympys() -> None:
+    """monomials.unevaluated builds ceiling/floor as sympy's constructor does with evaluate=False:
+    equal, same args, hash, srepr, nargs and facts, for the formulas the algebra rounds."""
+    from sympy.core.cache import clear_cache
+    from cute_sym.core.monomials import unevaluated
+    S, T = SYMS[0], SYMS[1]
+    qs = [S / 8, 8 / S, 1 / S, 3 * S / 8, S * T / 16, 32 / (S * T), S / FUNCS[0], FUNCS[1] / 3, sympy.Rational(7, 2)]
+    for f in (sympy.ceiling, sympy.floor):
+        for q in qs:
+            clear_cache()       # a fresh object from sympy too
+            want = f(q, evaluate=False)
+            got = unevaluated(f, q)
+            _same(got, want)
+            assert got.nargs == want.nargs and got.is_integer == want.is_integer
+            assert got.is_nonnegative == want.is_nonnegative and got.is_positive == want.is_positive

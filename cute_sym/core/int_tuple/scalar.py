@@ -14,7 +14,7 @@ from ..lazy import is_expr
 from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
-from ..monomials import div
+from ..monomials import div, unevaluated
 from .types import norm
 
 
@@ -322,7 +322,7 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
     q = div(a, b)
     # not an integer (a value of b does not divide a), one term: sympy's evaluation would only
     # ask its assumption system that (milliseconds on a fresh formula) and build this
-    return norm(sympy.ceiling(q, evaluate=False) if q.is_Mul else _rounded(sympy.ceiling, q))
+    return norm(unevaluated(sympy.ceiling, q) if q.is_Mul else _rounded(sympy.ceiling, q))
 
 
 def _unbounded(x: Any, least: int) -> bool:
@@ -349,7 +349,7 @@ def _rounded(f: Any, q: Any) -> Any:
     if q.is_Pow and q.exp == -1 and _plain_symbol(q.base) and q.base.is_positive:
         if f is sympy.ceiling:
             return sympy.S.One      # 0 < 1/S <= 1 (sympy's own answer, without its queries)
-        return f(q, evaluate=False)     # floor(1/S): 1 at S = 1, else 0 (sympy leaves it as it is)
+        return unevaluated(f, q)        # floor(1/S): 1 at S = 1, else 0 (sympy leaves it as it is)
     if q.is_Mul and len(q.args) == 2:
         k, x = q.args
         if k.is_Integer and k.p >= 2 and x.is_Pow and x.exp == -1:
@@ -357,7 +357,7 @@ def _rounded(f: Any, q: Any) -> Any:
         elif not (k.is_Rational and not k.is_Integer and k.p > 0):
             return f(q)     # S/c and 3*S/8 here; an integer multiple is sympy's to simplify
         if _plain_symbol(x):
-            return f(q, evaluate=False)
+            return unevaluated(f, q)
     return f(q)
 
 
