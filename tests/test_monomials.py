@@ -110,3 +110,17 @@ def test_unevaluated_rounding_is_sympys() -> None:
             _same(got, want)
             assert got.nargs == want.nargs and got.is_integer == want.is_integer
             assert got.is_nonnegative == want.is_nonnegative and got.is_positive == want.is_positive
+
+
+def test_powers_built_as_sympy_builds_them() -> None:
+    """The powers inside mul/div results carry the facts sympy's own Pow gives them."""
+    from sympy.core.cache import clear_cache
+    from cute_sym.core.monomials import _power
+    for base in [*SYMS[:4], *FUNCS]:
+        for k in (-3, -2, -1, 2, 3):
+            clear_cache()
+            want = sympy.Pow(base, sympy.Integer(k), evaluate=False)
+            got = _power(base, k)
+            _same(got, want)
+            for fact in ("commutative", "integer", "positive", "nonnegative", "rational", "finite"):
+                assert getattr(got, "is_" + fact) == getattr(want, "is_" + fact), (base, k, fact)

@@ -92,7 +92,7 @@ def _build(op: int, a: Any, b: Any) -> Any:
     powers = dict(ea)
     for s, k in eb.items():
         powers[s] = powers.get(s, 0) + (k if op == 0 else -k)
-    factors = [s if k == 1 else sympy.Pow(s, sympy.Integer(k), evaluate=False) for s, k in powers.items() if k]
+    factors = [s if k == 1 else _power(s, k) for s, k in powers.items() if k]
     coeff = sympy.Rational(num, den)
     if not factors:
         return coeff
@@ -101,6 +101,15 @@ def _build(op: int, a: Any, b: Any) -> Any:
     if coeff == 1:
         return factors[0] if len(factors) == 1 else sympy.Mul._from_args(factors)
     return sympy.Mul._from_args([coeff, *factors])
+
+
+def _power(s: Any, k: int) -> Any:
+    """``Pow(s, k, evaluate=False)`` for an integer symbol or a rounding or min ``s`` (a
+    monomial's factor): the object sympy's constructor builds (its commutativity from the base's,
+    the exponent being an integer), without the constructor's cached lookups (7 us cold)."""
+    obj = sympy.Expr.__new__(sympy.Pow, s, sympy.Integer(k))
+    obj.is_commutative = s.is_commutative
+    return obj
 
 
 def unevaluated(f: Any, q: Any) -> Any:
