@@ -406,3 +406,16 @@ def test_numer_denom_is_sympys() -> None:
         n, m = _numer_denom(q)
         wn, wm = q.as_numer_denom()
         assert (n, m) == (wn, wm) and hash(n) == hash(wn) and hash(m) == hash(wm), q
+
+
+def test_mentions_is_free_symbols() -> None:
+    """decide.mentions(e, s) is ``s in e.free_symbols``, equal-but-distinct symbols included."""
+    import pickle
+    from cute_sym.core.decide import mentions
+    S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T"))
+    S2 = pickle.loads(pickle.dumps(S))
+    forms = [S, T, 3 * S, S * T, sympy.ceiling(8 / S), 4 / sympy.Min(4, T / 2), sympy.Integer(5),
+             S + T ** 2, sympy.floor(sympy.ceiling(S / 8) / T)]
+    for e in forms:
+        for s in (S, T, S2, sympy.sympify(Dyn("S"))):
+            assert mentions(e, s) == (s in e.free_symbols), (e, s)

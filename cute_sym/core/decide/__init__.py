@@ -47,7 +47,7 @@ intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values
 ints), ``prove``, ``guards`` (``require``, ``require_any``, ``collect_guards``, the facts as
 text) and ``assume``.
 """
-from .base import _FACTS, _GUARDS, Bound, Fact, Rel
+from .base import _FACTS, _GUARDS, Bound, Fact, Rel, _mentions as mentions
 from .reason import bounds, is_big, is_polynomial
 from .intervals import _positive as positive_by_shape
 from .prove import prove
@@ -58,7 +58,7 @@ from .. import monomials
 
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
-    "is_big", "is_polynomial", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
+    "is_big", "is_polynomial", "mentions", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
     "unconditional", "positive_by_shape",
 ]
 

@@ -67,3 +67,21 @@ def _facts_in_force() -> tuple[Fact, ...]:
     return facts
 
 
+
+
+def _mentions(e: sympy.Expr, sym: Any) -> bool:
+    """``sym in e.free_symbols``, by a walk that stops at the first occurrence and visits a
+    shared subexpression once (sympy's free_symbols builds a set at every node)."""
+    seen: set[Any] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x.is_Symbol:
+            if x == sym:
+                return True
+            continue
+        args = x.args
+        if args and x not in seen:
+            seen.add(x)
+            stack.extend(args)
+    return False

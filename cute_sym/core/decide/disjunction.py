@@ -15,7 +15,7 @@ else:
     from ..lazy import sympy
 
 from ..integers import symbol_facts
-from .base import _prove_int
+from .base import _mentions, _prove_int
 from .values import _ENUM_MAX, _OPS, _SMALL_RANGE, _holds, _monotone, value_set
 from .witness import _Undefined, evaluator
 
@@ -72,7 +72,7 @@ def _disjunction_by_formula_values(alts: Any) -> Optional[bool]:
     sets: list[list[int]] = []
     combos = 1
     for f in forms:
-        if f.free_symbols & plain:
+        if any(_mentions(f, x) for x in plain):
             return None     # not independent: a value of F limits the other symbol's values
         vals = value_set(f)
         if vals is None or not vals[1] or len(vals[0]) > _SMALL_RANGE:

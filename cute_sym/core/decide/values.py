@@ -19,7 +19,7 @@ else:
     from ..lazy import sympy
 
 from ..integers import symbol_facts
-from .base import _FLIP
+from .base import _FLIP, _mentions
 from .divisibility import _int_product
 from .intervals import _bounds
 
@@ -176,7 +176,7 @@ def _unbounded_apart(x: Any, other: Any) -> bool:
     if not x.is_Symbol or x.is_integer is not True:
         return False
     _d, lo, hi = symbol_facts(x)
-    return hi is None and lo is not None and lo >= 1 and x not in other.free_symbols
+    return hi is None and lo is not None and lo >= 1 and not _mentions(other, x)
 
 
 _OPS: dict[str, Callable[[int, int], bool]] = {"==": lambda x, c: x == c, "!=": lambda x, c: x != c, "<": lambda x, c: x < c,
@@ -209,7 +209,7 @@ def symbol_apart_by_values(rel: str, a: sympy.Expr, b: sympy.Expr,
         sym, f, left = b, a, False
     else:
         return False, None
-    if not (f.is_Function or f.is_Mul or f.is_Pow) or sym in f.free_symbols:
+    if not (f.is_Function or f.is_Mul or f.is_Pow) or _mentions(f, sym):
         return False, None
     vf = value_set(f)
     if vf is None or not vf[1] or len(vf[0]) > _APART_VALUES:

@@ -309,7 +309,7 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
     if lo_a is not None and lo_a >= 1 and hi_a is not None and hi_a <= lo_b:
         return norm(sympy.Integer(1))
     k, x = scaled_symbol(a)
-    if x is None or not _unbounded(x, 0) or x in b.free_symbols:
+    if x is None or not _unbounded(x, 0) or decide.mentions(b, x):
         return None
     vals = value_set(b)
     if vals is None or not vals[1]:
