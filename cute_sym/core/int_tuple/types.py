@@ -84,6 +84,9 @@ def unwrap(x: Any) -> Any:
                 break
         else:
             return x if t is tuple else tuple(x)
+        return tuple([unwrap(e) for e in x])
+    if is_basic(x):
+        return x        # a symbolic integer as it is (the checks below are for other kinds)
     if isinstance(x, bool):
         return x
     if isinstance(x, (tuple, list)):
