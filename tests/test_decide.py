@@ -293,7 +293,8 @@ def test_shortcuts_for_positive_formulas_and_common_factors_are_the_values() -> 
     from cute_sym.core import decide
     S, T = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("T", divisible_by=2))
     c8, cs_ = sympy.ceiling(8 / S), sympy.ceiling(S / 8)
-    questions = [("==", sympy.Min(4, S / 2), 0), ("!=", c8 * T, 0), ("|", cs_, T * 3 * cs_ / c8),
+    questions = [("==", sympy.Min(4, S / 2), 0), ("!=", c8 * T, 0), (">", c8, 0), ("<=", c8 * T, 0),
+                 ("<", 0, sympy.Min(4, S / 2)), (">=", 0, c8 * T), ("|", cs_, T * 3 * cs_ / c8),
                  ("<=", T / c8, T * S / c8), ("<", cs_ * T / c8, cs_ * T), ("|", sympy.Min(2, cs_), T * sympy.Min(2, cs_))]
     for rel, a, b in questions:
         for facts in ((), (S >= 8,)):
@@ -304,8 +305,8 @@ def test_shortcuts_for_positive_formulas_and_common_factors_are_the_values() -> 
                     continue
                 for t in (2, 4, 6, 16):
                     av, bv = (int(sympy.sympify(x).subs({S: s, T: t})) for x in (a, b))
-                    holds = {"==": av == bv, "!=": av != bv, "<=": av <= bv, "<": av < bv,
-                             "|": bv % av == 0 if av else bv == 0}[rel]
+                    holds = {"==": av == bv, "!=": av != bv, "<=": av <= bv, "<": av < bv, ">": av > bv,
+                             ">=": av >= bv, "|": bv % av == 0 if av else bv == 0}[rel]
                     assert r is None or r == holds, (rel, a, b, facts, s, t, r)
 
 

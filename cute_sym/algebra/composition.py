@@ -42,7 +42,7 @@ def _compose_abs_sign(r: IntLike) -> tuple[IntLike, IntLike]:
     """
     if type(r) is int:
         return (r, 1) if r > 0 else (-r, -1)
-    if decide.prove(">", r, 0):
+    if decide.positive_by_shape(r) or decide.prove(">", r, 0):
         return r, 1
     if decide.prove("<", r, 0):
         return norm(-r), -1

@@ -14,10 +14,13 @@ else:
 
 from ..integers import scaled_symbol, symbol_facts
 from .base import _FLIP, Rel, _prove_int
-from .intervals import _bounds
+from .intervals import _bounds, _positive
 from .values import _ENUM_MAX, _monotone
 
 _MISS: Any = object()     # not settled by these checks: the procedure goes on
+
+# the relations a positive formula has with 0 (formula rel 0)
+_ABOVE_0 = frozenset((">", ">=", "!="))
 
 # _verdict(rel, d, d) answers 0 rel d: a rel b on d = b - a for these, on a - b for > and >=
 _AS_IS = ("<", "<=", "==", "!=")
@@ -32,12 +35,16 @@ def _front(rel: Rel, a: Any, b: Any) -> Any:
     if type(b) is int:
         if getattr(a, "is_Symbol", False):
             return _symbol_int(rel, a, b)
+        if b == 0 and rel in _FLIP and hasattr(a, "func") and _positive(a):
+            return rel in _ABOVE_0      # positive by its structure (an extent, a stride)
         if rel in _FLIP and hasattr(a, "func"):
             r = _monotone_vs_int(rel, a, b)
             return _reciprocal_vs_int(rel, a, b) if r is _MISS else r
     elif type(a) is int:
         if getattr(b, "is_Symbol", False):
             return _int_symbol(rel, a, b)
+        if a == 0 and rel in _FLIP and hasattr(b, "func") and _positive(b):
+            return _FLIP[rel] in _ABOVE_0
         if rel in _FLIP and hasattr(b, "func"):
             r = _monotone_vs_int(_FLIP[rel], b, a)
             return _reciprocal_vs_int(_FLIP[rel], b, a) if r is _MISS else r
