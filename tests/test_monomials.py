@@ -105,11 +105,13 @@ def test_unevaluated_rounding_is_sympys() -> None:
     for f in (sympy.ceiling, sympy.floor):
         for q in qs:
             clear_cache()       # a fresh object from sympy too
+            monomials.clear()
             want = f(q, evaluate=False)
             got = unevaluated(f, q)
             _same(got, want)
             assert got.nargs == want.nargs and got.is_integer == want.is_integer
             assert got.is_nonnegative == want.is_nonnegative and got.is_positive == want.is_positive
+            assert unevaluated(f, q) is got         # asked again: the same object (a memo hit)
 
 
 def test_powers_built_as_sympy_builds_them() -> None:

@@ -21,7 +21,7 @@ else:
 from .lazy import is_expr
 
 # (op, a, b) -> result; a pure function's answers (bounded: cleared when full)
-_MEMO: dict[tuple[Any, Any, Any], Any] = {}
+_MEMO: dict[tuple[Any, ...], Any] = {}
 _MEMO_MAX = 8192
 
 # sympy's Basic.compare orders by class first (its table ``ordering_of_classes``, searched
@@ -127,10 +127,16 @@ def unevaluated(f: Any, q: Any) -> Any:
     """
     if f is not sympy.ceiling and f is not sympy.floor:
         return f(q, evaluate=False)
-    if not _ONE_ARG:
-        _ONE_ARG.append(sympy.FiniteSet(1))     # what sympy sets on each application of a 1-ary function
-    obj = sympy.Basic.__new__(f, sympy.sympify(q))
-    obj.nargs = _ONE_ARG[0]
+    key = (f, q)
+    obj = _MEMO.get(key)        # the same object again, as sympy's cache would give it
+    if obj is None:
+        if not _ONE_ARG:
+            _ONE_ARG.append(sympy.FiniteSet(1))     # what sympy sets on each application of a 1-ary function
+        obj = sympy.Basic.__new__(f, sympy.sympify(q))
+        obj.nargs = _ONE_ARG[0]
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = obj
     return obj
 
 
