@@ -12,7 +12,7 @@ sympy's own cache, and is cleared with it by ``decide.clear_caches(symbols=True)
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
     import sympy
@@ -112,6 +112,19 @@ def _power(s: Any, k: int) -> Any:
     return obj
 
 
+def remembered(key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    """The object ``build()`` makes for ``key``, made once (the memo that stands for sympy's
+    cache): an expression built again is the same object, so later memo hits keyed by it are
+    identity hits. ``key`` holds what ``build`` depends on."""
+    obj = _MEMO.get(key)
+    if obj is None:
+        obj = build()
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = obj
+    return obj
+
+
 def unevaluated(f: Any, q: Any) -> Any:
     """``f(q, evaluate=False)`` for ``f`` sympy's ``ceiling`` or ``floor``, built as sympy builds it
     (its class, its argument, the ``nargs`` sympy gives every application) without the
@@ -127,16 +140,14 @@ def unevaluated(f: Any, q: Any) -> Any:
     """
     if f is not sympy.ceiling and f is not sympy.floor:
         return f(q, evaluate=False)
-    key = (f, q)
-    obj = _MEMO.get(key)        # the same object again, as sympy's cache would give it
-    if obj is None:
-        if not _ONE_ARG:
-            _ONE_ARG.append(sympy.FiniteSet(1))     # what sympy sets on each application of a 1-ary function
-        obj = sympy.Basic.__new__(f, sympy.sympify(q))
-        obj.nargs = _ONE_ARG[0]
-        if len(_MEMO) >= _MEMO_MAX:
-            _MEMO.clear()
-        _MEMO[key] = obj
+    return remembered((f, q), lambda: _rounding(f, q))
+
+
+def _rounding(f: Any, q: Any) -> Any:
+    if not _ONE_ARG:
+        _ONE_ARG.append(sympy.FiniteSet(1))     # what sympy sets on each application of a 1-ary function
+    obj = sympy.Basic.__new__(f, sympy.sympify(q))
+    obj.nargs = _ONE_ARG[0]
     return obj
 
 

@@ -14,7 +14,7 @@ from ..lazy import is_expr
 from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
-from ..monomials import div, unevaluated
+from ..monomials import div, remembered, unevaluated
 from .types import norm
 
 
@@ -206,10 +206,14 @@ def _minmax(f: Any, a: IntLike, b: IntLike) -> Any:
     sa, sb = sympy.sympify(a), sympy.sympify(b)
     if sa.is_Number != sb.is_Number and sa != sb:
         args = (sa, sb) if sa.is_Number else (sb, sa)
-        obj = sympy.Expr.__new__(f, *args)
-        obj._argset = frozenset(args)
-        return obj
+        return remembered((f, *args), lambda: _minmax_of(f, args))
     return f(sa, sb, evaluate=False)
+
+
+def _minmax_of(f: Any, args: tuple[Any, Any]) -> Any:
+    obj = sympy.Expr.__new__(f, *args)
+    obj._argset = frozenset(args)
+    return obj
 
 
 def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
