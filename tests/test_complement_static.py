@@ -188,3 +188,19 @@ def test_undecided_order_names_the_fact() -> None:
     with pytest.raises(cs.UndecidableError) as f:
         alg._min_index([M, N])
     assert str(e.value) == str(f.value)
+
+
+def test_symbolic_tuple_cotarget_kernel_matches_general_steps() -> None:
+    """A static layout into a tuple cotarget with symbolic modes (a divide's shape): the kernel's
+    answer or error is the general steps' (the same rest mode, built the same way)."""
+    S = [Dyn("S0", divisible_by=4), Dyn("S1", divisible_by=2), Dyn("S2", divisible_by=8), Dyn("S3")]
+    cotargets: list[Any] = [(S[0], S[1]), (S[2], 8), (4, S[3]), (S[0], (S[1], S[2])), (S[1], S[3], S[0])]
+    n = 0
+    for L in SMALL[::3]:
+        for c in cotargets:
+            decide.clear_caches()
+            _same_outcome(_outcome(alg._complement, L, c),
+                          _outcome(lambda A, t: alg._positive_extents(A, alg._complement_general(A, t)), L, c),
+                          f"_complement({L}, {c})")
+            n += 1
+    assert n > 1000
