@@ -269,3 +269,24 @@ def test_ceil_div_fast_paths_are_the_values() -> None:
                 env = {s: 4 * rng.randint(1, 40), t: 8 * rng.randint(1, 40), u: 2 * rng.randint(1, 32)}
                 av, bv = (int(sympy.sympify(x).subs(env)) for x in (a, b))
                 assert int(sympy.sympify(q).subs(env)) == av // bv, (a, b, q, env)
+
+
+def test_whole_multiple_is_a_quotient_of_at_least_one() -> None:
+    """whole_multiple(a, b) = q only when q * b == a and q is an integer >= 1 at every value."""
+    import itertools
+    import sympy
+    from cute_sym.core.int_tuple import whole_multiple
+    S, T = sympy.sympify(Dyn("S", divisible_by=32)), sympy.sympify(Dyn("T", divisible_by=2))
+    forms = [S, T, S / 16, S * T / 16, 3 * S * T, S ** 2 / 8, T / 2, sympy.ceiling(8 / S), S * sympy.ceiling(T / 4),
+             sympy.Integer(4)]
+    seen = 0
+    for a, b in itertools.product(forms, repeat=2):
+        q = whole_multiple(a, b)
+        if q is None:
+            continue
+        seen += 1
+        assert sympy.simplify(q * b - a) == 0, (a, b, q)
+        for s, t in itertools.product((32, 64, 96), (2, 4, 6)):
+            v = q.subs({S: s, T: t}) if isinstance(q, sympy.Basic) else q
+            assert v.is_integer and v >= 1 if isinstance(v, sympy.Basic) else v >= 1, (a, b, q, s, t)
+    assert seen >= 5

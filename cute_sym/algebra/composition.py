@@ -14,7 +14,7 @@ from ..core.lazy import is_expr
 from ..core import decide
 from ..core.errors import DivisibilityError, UndecidableError
 from ..core.int_tuple import (
-    _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin,
+    _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin, whole_multiple,
 )
 from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
@@ -127,6 +127,15 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             next_shape = ceil_div(cs, ars)
             next_stride = _mul(ceil_div(ars, cs), sgn)
         if _is1(next_shape) or _is1(rest_shape):
+            rest_stride = next_stride
+            continue
+        whole = whole_multiple(rest_shape, next_shape)
+        if whole is not None:
+            # rest = q * next with q a positive integer monomial: min is next, and it divides
+            res_s.append(next_shape)
+            res_d.append(_mul(rest_stride, ld[i]))
+            rest_shape = whole
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
             rest_stride = next_stride
             continue
         new_shape = _compose_min(next_shape, rest_shape)

@@ -141,6 +141,24 @@ def _int_quotient(a: Any, b: Any, ceil: bool = False) -> Optional[IntLike]:
     return norm(q)
 
 
+def whole_multiple(a: IntLike, b: IntLike) -> Optional[IntLike]:
+    """``a / b`` for formulas ``a``, ``b`` whose quotient is a positive integer monomial (``8*T``,
+    ``S*T``): then ``b | a`` and ``b <= a`` at every value of the symbols. None otherwise (not
+    known this way).
+
+    @post a result ``q`` has ``q * b == a`` and ``q >= 1`` at every value of the symbols.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S, T = Dyn("S", divisible_by=32), Dyn("T")
+    >>> whole_multiple(S * T / 16, S / 16), whole_multiple(S / 16, S * T / 16) is None
+    (T, True)
+    """
+    if type(a) is int or type(b) is int:
+        return None
+    q = _int_quotient(a, b)
+    return q if q is not None and decide.positive_by_shape(q) else None
+
+
 def _symbol_monomial(a: Any) -> bool:
     """``c * s1**k1 * ...``: symbols and numbers only (``expand`` would not change it)."""
     if a.is_Symbol:
