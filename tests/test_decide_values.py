@@ -313,3 +313,31 @@ def test_disjunction_with_equal_but_distinct_symbols() -> None:
     alts = [("|", 8, T), ("==", 2 / sympy.Min(2, sympy.ceiling(S / 8)), 1), ("<=", T, 8)]
     assert disjunction_by_values(alts) is True      # S = 4: 2/1 != 1 but S <= 8; S = 12: 2/2 == 1
     assert disjunction_by_values([("|", 8, T), ("<=", S, 4)]) is False      # S = 12
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(FACTS),
+       st.lists(st.tuples(st.sampled_from(RELS + ("|",)), st.integers(0, 6), st.booleans(), st.integers(-3, 40)),
+                min_size=1, max_size=3))
+def test_disjunction_of_monotone_bounds(facts: tuple[int, Optional[int], Optional[int]],
+                                        alts: list[tuple[str, int, bool, int]]) -> None:
+    """Orders between numbers and ``round(p*S/q)`` (read as bounds on ``S``) and the symbol against
+    numbers: True exactly when some alternative holds at every allowed value, False when one
+    value fails them all (brute force over many more values than the procedure reads)."""
+    S = _symbol(*facts)
+    s = sympy.sympify(S)
+    pool = [s, sympy.ceiling(s / 8), sympy.floor(s / 3), 3 * s / 2, sympy.ceiling(3 * s / 4), sympy.floor(s / 5), s]
+    qs = []
+    for rel, i, left, c in alts:
+        x = pool[i]
+        if rel == "|" and not x.is_Symbol:
+            rel = "<="
+        qs.append((rel, x, c) if left else (rel, c, x))
+    r = disjunction_by_values(qs)
+    if r is None:
+        return
+    ok = True
+    for v in _allowed(*facts):
+        vals = [(sympy.sympify(a).xreplace({s: v}), sympy.sympify(b).xreplace({s: v})) for _, a, b in qs]
+        ok = ok and any(_truth(rel, x, y) for (rel, _, _), (x, y) in zip(qs, vals))
+    assert r == ok, f"{qs}: {r}"

@@ -134,8 +134,8 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             # rest = q * next with q a positive integer monomial: min is next, and it divides
             res_s.append(next_shape)
             res_d.append(_mul(rest_stride, ld[i]))
-            rest_shape = whole
-            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
+            before, rest_shape = rest_shape, whole
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict, (before, next_shape))
             rest_stride = next_stride
             continue
         new_shape = _compose_min(next_shape, rest_shape)
@@ -145,16 +145,16 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
                     f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
             res_s.append(new_shape)
             res_d.append(_mul(rest_stride, ld[i]))
-            rest_shape = rest_shape // new_shape
-            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
+            before, rest_shape = rest_shape, rest_shape // new_shape
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict, (before, next_shape))
         else:
             # CuTe divides at run time; exact only when new_shape | rest_shape
             if not decide.require("|", new_shape, rest_shape, why="composition (Shape Divisibility Condition)"):
                 raise DivisibilityError(f"Shape Divisibility Condition: {rest_shape} % {new_shape} != 0")
             res_s.append(new_shape)
             res_d.append(_mul(rest_stride, ld[i]))
-            rest_shape = cdiv(rest_shape, new_shape)
-            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict)
+            before, rest_shape = rest_shape, cdiv(rest_shape, new_shape)
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict, (before, next_shape))
         rest_stride = next_stride
     last_d = _mul(rest_stride, ld[R - 1])
     if not res_s:
@@ -169,9 +169,14 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
 
 
 
-def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, rd: IntLike, strict: bool) -> None:
+def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, rd: IntLike, strict: bool,
+                     ends: tuple[IntLike, IntLike]) -> None:
     """The rhs steps evenly over the lhs extent ``s_i`` (``|stride|`` divides it), ends inside it,
     or steps over all of it at once.
+
+    ``ends``: the rest extent before the step and the next extent, ``(r, n)``: the rhs ends
+    inside ``s_i`` (the rest after the step, ``r / min(n, r)``, is 1) exactly when ``r <= n``,
+    the form asked (a bound, not a quotient of a min: read off the symbol's values at once).
 
     Otherwise CuTe's answer is not ``lhs(rhs(i))``. For the divides and products
     (``strict`` false), which follow CuTe's answer, that is fine as long as the lhs
@@ -187,7 +192,7 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
                 f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {abs(stride)} != 0) and the "
                 f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
     ars = _compose_abs_sign(stride)[0]
-    alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("==", rest, 1), ("<=", cs, ars)]
+    alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("<=", ends[0], ends[1]), ("<=", cs, ars)]
     why = "composition (the rhs steps evenly over an lhs extent or ends inside it)"
     if not strict and i + 1 < len(ls):
         apart = ("!=", ld[i + 1], _mul(cs, ld[i]))

@@ -45,8 +45,59 @@ def disjunction_by_values(alts: Any) -> Optional[bool]:
     """
     one = _one_symbol_disjunction(alts)
     if one is None:
+        bounds = _as_symbol_bounds(alts)
+        if bounds is not None:
+            one = _one_symbol_disjunction(bounds)
+    if one is None:
         one = _disjunction_by_formula_values(alts)
     return one if one is not None else _one_symbol_formulas_disjunction(alts)
+
+
+# round(x) rel c  <=>  x rel' c + shift, for an integer c (round: 1 ceiling, -1 floor)
+_ROUNDED = {1: {"<=": ("<=", 0), "<": ("<=", -1), ">=": (">", -1), ">": (">", 0)},
+            -1: {"<=": ("<", 1), "<": ("<", 0), ">=": (">=", 0), ">": (">=", 1)}}
+_SWAP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _as_symbol_bounds(alts: Any) -> Optional[list[tuple[str, Any, int]]]:
+    """The alternatives as a symbol against numbers, each order between a number and a
+    nondecreasing ``round(p*S/q)`` (``ceiling(S/8) >= 2``) rewritten as the bound on ``S`` it
+    is (``S >= 9``: ``S`` is an integer), exactly; None when one is of another shape (or no
+    rewriting was needed)."""
+    out: list[tuple[str, Any, int]] = []
+    changed = False
+    for rel, a, b in alts:
+        if type(a) is int and type(b) is not int:
+            rel, a, b = (_SWAP.get(rel, rel) if rel != "|" else rel), b, a
+            if rel == "|":
+                if not a.is_Symbol:
+                    return None
+                out.append(("|", b, a))     # c | S as it was
+                continue
+        if type(b) is not int or type(a) is int:
+            return None
+        if a.is_Symbol:
+            out.append((rel, a, b))
+            continue
+        form = _monotone(a) if rel in _SWAP else None
+        if form is None:
+            return None
+        sym, p, q, rnd = form
+        if rnd:
+            rel, shift = _ROUNDED[rnd][rel]
+            b += shift
+        # p*S/q rel b  <=>  S rel b*q/p, read as an integer bound on S
+        n, m = b * q, p
+        if rel == "<=":
+            out.append(("<=", sym, n // m))
+        elif rel == "<":
+            out.append(("<=", sym, -(-n // m) - 1))
+        elif rel == ">=":
+            out.append((">=", sym, -(-n // m)))
+        else:
+            out.append((">=", sym, n // m + 1))
+        changed = True
+    return out if changed else None
 
 
 def _disjunction_by_formula_values(alts: Any) -> Optional[bool]:
