@@ -277,8 +277,9 @@ def test_whole_multiple_is_a_quotient_of_at_least_one() -> None:
     import sympy
     from cute_sym.core.int_tuple import whole_multiple
     S, T = sympy.sympify(Dyn("S", divisible_by=32)), sympy.sympify(Dyn("T", divisible_by=2))
+    c = sympy.ceiling(64 / S)
     forms = [S, T, S / 16, S * T / 16, 3 * S * T, S ** 2 / 8, T / 2, sympy.ceiling(8 / S), S * sympy.ceiling(T / 4),
-             sympy.Integer(4)]
+             sympy.Integer(4), T / c, S * T / c, 2 * T ** 2 / c, sympy.Min(4, T / 2)]
     seen = 0
     for a, b in itertools.product(forms, repeat=2):
         q = whole_multiple(a, b)

@@ -153,10 +153,19 @@ def whole_multiple(a: IntLike, b: IntLike) -> Optional[IntLike]:
     >>> whole_multiple(S * T / 16, S / 16), whole_multiple(S / 16, S * T / 16) is None
     (T, True)
     """
-    if type(a) is int or type(b) is int:
+    if type(a) is int or type(b) is int or not decide.positive_by_shape(b):
         return None
-    q = _int_quotient(a, b)
-    return q if q is not None and decide.positive_by_shape(q) else None
+    q = div(a, b)
+    if q.is_Integer:
+        return norm(q) if q.p >= 1 else None
+    factors = q.args if q.is_Mul else (q,)
+    for f in factors:
+        # positive integers, positive integer symbols and their positive powers
+        if not (f.is_Integer and f.p >= 1 or f.is_Symbol and f.is_integer and f.is_positive
+                or f.is_Pow and f.exp.is_Integer and f.exp.p > 0 and f.base.is_Symbol and f.base.is_integer
+                and f.base.is_positive):
+            return None
+    return norm(q)
 
 
 def _symbol_monomial(a: Any) -> bool:
