@@ -76,7 +76,8 @@ def clear_caches(symbols: bool = False) -> None:
     """
     from .prove import _MEMO, _pin_walk, _powers, _prove_sym
     from .reason import _bounds, _fresh
-    for fn in (_prove_sym, _bounds, _powers, _pin_walk):
+    from .values import value_set
+    for fn in (_prove_sym, _bounds, _powers, _pin_walk, value_set):
         fn.cache_clear()
     _MEMO.clear()
     if symbols:

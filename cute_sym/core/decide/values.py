@@ -11,6 +11,7 @@ Two sources, both from the symbols' own facts (so they hold whatever the facts i
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ _SMALL_RANGE = 16
 _ENUM_MAX = 256
 
 
+@lru_cache(maxsize=4096)
 def value_set(e: sympy.Expr) -> Optional[tuple[frozenset[int], bool]]:
     """``(values, exact)``: every value of ``e`` is in ``values``, and with ``exact`` each of
     them is taken at some allowed value of the symbols; None when there are too many.
