@@ -279,7 +279,8 @@ def test_whole_multiple_is_a_quotient_of_at_least_one() -> None:
     S, T = sympy.sympify(Dyn("S", divisible_by=32)), sympy.sympify(Dyn("T", divisible_by=2))
     c = sympy.ceiling(64 / S)
     forms = [S, T, S / 16, S * T / 16, 3 * S * T, S ** 2 / 8, T / 2, sympy.ceiling(8 / S), S * sympy.ceiling(T / 4),
-             sympy.Integer(4), T / c, S * T / c, 2 * T ** 2 / c, sympy.Min(4, T / 2)]
+             sympy.Integer(4), T / c, S * T / c, 2 * T ** 2 / c, sympy.Min(4, T / 2), sympy.ceiling(S / 64) * T,
+             3 * T * sympy.ceiling(S / 64) / c, T / c ** 2, S * T / c ** 3]
     seen = 0
     for a, b in itertools.product(forms, repeat=2):
         q = whole_multiple(a, b)
@@ -287,7 +288,7 @@ def test_whole_multiple_is_a_quotient_of_at_least_one() -> None:
             continue
         seen += 1
         assert sympy.simplify(q * b - a) == 0, (a, b, q)
-        for s, t in itertools.product((32, 64, 96), (2, 4, 6)):
+        for s, t in itertools.product((32, 64, 96, 160), (2, 4, 6, 10)):
             v = q.subs({S: s, T: t}) if isinstance(q, sympy.Basic) else q
             assert v.is_integer and v >= 1 if isinstance(v, sympy.Basic) else v >= 1, (a, b, q, s, t)
     assert seen >= 5

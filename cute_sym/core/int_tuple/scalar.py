@@ -14,7 +14,7 @@ from ..lazy import is_expr
 from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
-from ..monomials import div, remembered, unevaluated
+from ..monomials import div, monomial_parts, remembered, unevaluated
 from .types import norm
 
 
@@ -142,9 +142,13 @@ def _int_quotient(a: Any, b: Any, ceil: bool = False) -> Optional[IntLike]:
 
 
 def whole_multiple(a: IntLike, b: IntLike) -> Optional[IntLike]:
-    """``a / b`` for formulas ``a``, ``b`` whose quotient is a positive integer monomial (``8*T``,
-    ``S*T``): then ``b | a`` and ``b <= a`` at every value of the symbols. None otherwise (not
-    known this way).
+    """``a / b`` for formulas ``a``, ``b`` (``b`` positive by its structure) whose quotient ``q`` is
+    an integer at every value and positive, read off its structure: a positive integer times
+    positive integer symbols and roundings or mins (``8*T``, ``S*T``), over at most one rounding
+    or min every value of which divides what the numerator's factors are multiples of
+    (``S1*S2/ceil_div(8,S0)`` with ``S1*S2`` a multiple of 6 and ``ceil_div(8,S0)`` in {1, 2}).
+    Then ``b | a`` and ``b <= a`` (a positive integer is at least 1). None otherwise (not known
+    this way).
 
     @post a result ``q`` has ``q * b == a`` and ``q >= 1`` at every value of the symbols.
 
@@ -156,15 +160,30 @@ def whole_multiple(a: IntLike, b: IntLike) -> Optional[IntLike]:
     if type(a) is int or type(b) is int or not decide.positive_by_shape(b):
         return None
     q = div(a, b)
-    if q.is_Integer:
-        return norm(q) if q.p >= 1 else None
-    factors = q.args if q.is_Mul else (q,)
-    for f in factors:
-        # positive integers, positive integer symbols and their positive powers
-        if not (f.is_Integer and f.p >= 1 or f.is_Symbol and f.is_integer and f.is_positive
-                or f.is_Pow and f.exp.is_Integer and f.exp.p > 0 and f.base.is_Symbol and f.base.is_integer
-                and f.base.is_positive):
-            return None
+    parts = monomial_parts(q)
+    if parts is None:
+        return None
+    num, den, powers = parts
+    if den != 1 or num < 1:
+        return None
+    multiple = num      # every value of the numerator is a multiple of this
+    below: Any = None   # the one factor below the line, and its power
+    for f, k in powers.items():
+        if k > 0:
+            if not (f.is_positive if f.is_Symbol else decide.positive_by_shape(f)):
+                return None     # (a rounding or min of positive formulas: a positive integer)
+            if f.is_Symbol:
+                multiple *= symbol_facts(f)[0] ** k
+        elif below is not None or f.is_Symbol:
+            return None     # a symbol below the line takes values that divide nothing fixed
+        else:
+            below = (f, -k)
+    if below is None:
+        return norm(q)
+    f, k = below
+    vals = value_set(f)     # (every value of f is among these)
+    if vals is None or not decide.positive_by_shape(f) or any(multiple % (v ** k) for v in vals[0]):
+        return None
     return norm(q)
 
 
