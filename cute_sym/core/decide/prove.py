@@ -181,7 +181,10 @@ def _calls(e: sympy.Expr) -> bool:
 def _shares_factor(a: sympy.Expr, b: sympy.Expr) -> bool:
     """A factor of the product ``a`` (or ``a`` itself) is a factor of the product ``b``, as written."""
     fb = b.args
-    return a in fb or (a.is_Mul and any(f in fb for f in a.args))
+    if not fb:
+        return False
+    sb = set(fb)        # by hash: sympy's == is a Python call per pair
+    return a in sb or (a.is_Mul and any(f in sb for f in a.args))
 
 
 def _quotient_divides(a: sympy.Expr, b: sympy.Expr) -> Any:
