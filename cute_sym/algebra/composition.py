@@ -134,8 +134,8 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             # rest = q * next with q a positive integer monomial: min is next, and it divides
             res_s.append(next_shape)
             res_d.append(_mul(rest_stride, ld[i]))
-            before, rest_shape = rest_shape, whole
-            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict, (before, next_shape))
+            rest_shape = whole      # (the rhs ends inside the extent exactly when it is 1)
+            _check_even_step(ls, ld, i, rest_stride, rest_shape, rd, strict, (rest_shape, 1))
             rest_stride = next_stride
             continue
         new_shape = _compose_min(next_shape, rest_shape)
@@ -174,9 +174,10 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
     """The rhs steps evenly over the lhs extent ``s_i`` (``|stride|`` divides it), ends inside it,
     or steps over all of it at once.
 
-    ``ends``: the rest extent before the step and the next extent, ``(r, n)``: the rhs ends
-    inside ``s_i`` (the rest after the step, ``r / min(n, r)``, is 1) exactly when ``r <= n``,
-    the form asked (a bound, not a quotient of a min: read off the symbol's values at once).
+    ``ends``: ``(r, n)`` with ``r <= n`` exactly when the rhs ends inside ``s_i`` (the rest after
+    the step is 1): the rest before the step and the next extent (the rest after it is
+    ``r / min(n, r)``), or the rest after it and 1; the form asked (a bound, not a quotient of a
+    min: read off the symbol's values at once).
 
     Otherwise CuTe's answer is not ``lhs(rhs(i))``. For the divides and products
     (``strict`` false), which follow CuTe's answer, that is fine as long as the lhs
