@@ -292,3 +292,20 @@ def test_whole_multiple_is_a_quotient_of_at_least_one() -> None:
             v = q.subs({S: s, T: t}) if isinstance(q, sympy.Basic) else q
             assert v.is_integer and v >= 1 if isinstance(v, sympy.Basic) else v >= 1, (a, b, q, s, t)
     assert seen >= 5
+
+
+def test_cdiv_number_by_scaled_symbol_is_floor_at_every_value() -> None:
+    """cdiv(a, k*S) for a number a and a symbol S unbounded above: floor(a / (k*S)) at every
+    allowed value (0 at once where every value of k*S is above a)."""
+    import sympy
+    from cute_sym.core.int_tuple import cdiv
+    for d, lo in ((1, None), (4, None), (4, 6), (3, 5)):
+        S = Dyn("S", divisible_by=d, min=lo)
+        s = sympy.sympify(S)
+        first = -(-(lo or 1) // d) * d
+        for k in (1, 2, 3):
+            for a in (1, 2, 3, 5, 8, 12, 40):
+                r = cdiv(a, k * S)
+                for v in range(first, first + 60 * d, d):
+                    got = int(sympy.sympify(r).xreplace({s: v}))
+                    assert got == a // (k * v), (a, k, d, lo, v, r)

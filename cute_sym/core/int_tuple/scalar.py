@@ -67,8 +67,11 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         if q is not None:
             return q
     elif type(a) is int and a >= 1:
-        x = scaled_symbol(b)[1]
+        k, x = scaled_symbol(b)
         if x is not None and _unbounded(x, 1):
+            d, lo, _ = symbol_facts(x)
+            if k * (-(-lo // d) * d) > a:
+                return norm(sympy.S.Zero)   # every value of b is above a: 0, as _pinned gives it
             # a positive b, unbounded above, does not divide a at large values: floor(a/b),
             # pinned where the bounds allow, as the steps below would give it
             return _pinned(_rounded(sympy.floor, div(a, b)))
