@@ -70,7 +70,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
         k, x = scaled_symbol(b)
         if x is not None and _unbounded(x, 1):
             d, lo, _ = symbol_facts(x)
-            if k * (-(-lo // d) * d) > a:
+            if lo is not None and k * (-(-lo // d) * d) > a:      # (_unbounded: lo >= 1)
                 return norm(sympy.S.Zero)   # every value of b is above a: 0, as _pinned gives it
             # a positive b, unbounded above, does not divide a at large values: floor(a/b),
             # pinned where the bounds allow, as the steps below would give it
