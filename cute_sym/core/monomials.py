@@ -9,6 +9,10 @@ known from the exponents alone; :func:`mul` and :func:`div` build the very objec
 builds (equal, the same ``args``, the same hash) in a few microseconds, and anything else
 through sympy itself. A repeated question is a dict lookup (the memo plays the part of
 sympy's own cache, and is cleared with it by ``decide.clear_caches(symbols=True)``).
+
+The roundings the algebra builds (:func:`unevaluated`) and other expressions built directly
+(:func:`remembered`) go through the same memo: made once, the same object again, as sympy's
+cache would give it, so later memo hits keyed by them are identity hits.
 """
 from __future__ import annotations
 
