@@ -131,7 +131,7 @@ def _compose_sd(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False) -> tup
             continue
         whole = whole_multiple(rest_shape, next_shape)
         if whole is not None:
-            # rest = q * next with q a positive integer monomial: min is next, and it divides
+            # rest = q * next, q a positive integer at every value: min is next, and it divides
             res_s.append(next_shape)
             res_d.append(_mul(rest_stride, ld[i]))
             rest_shape = whole      # (the rhs ends inside the extent exactly when it is 1)

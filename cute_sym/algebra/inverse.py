@@ -99,7 +99,7 @@ def right_inverse(layout: Any) -> Any:
 def _unbounded_symbol(x: Any) -> bool:
     """``x`` is ``S`` or ``k*S`` for a symbol ``S`` with no upper bound, and no fact is in force:
     it takes infinitely many values, so no number is proved equal to it."""
-    k, sym = scaled_symbol(x)
+    sym = scaled_symbol(x)[1]
     return sym is not None and decide.unconditional() and symbol_facts(sym)[2] is None
 
 

@@ -67,8 +67,6 @@ def _facts_in_force() -> tuple[Fact, ...]:
     return facts
 
 
-
-
 def _mentions(e: sympy.Expr, sym: Any) -> bool:
     """``sym in e.free_symbols``, by a walk that stops at the first occurrence and visits a
     shared subexpression once (sympy's free_symbols builds a set at every node)."""
