@@ -295,11 +295,19 @@ def test_disjunction_of_settling_formulas(facts: tuple[int, Optional[int], Optio
         r = disjunction_by_values(qs)
     except (ZeroDivisionError, ValueError):
         return
+    _agrees_with_every_value(r, qs, s, facts, 300)
+
+
+def _agrees_with_every_value(r: Optional[bool], qs: list[tuple[str, Any, Any]], s: Any,
+                             facts: tuple[int, Optional[int], Optional[int]], upto: Optional[int] = None) -> None:
+    """A verdict on the disjunction ``qs`` (of one symbol ``s``) against brute force over the
+    allowed values (the first ``upto``): True where one alternative holds at each, False where
+    a value fails them all; None says nothing."""
     if r is None:
         return
     ok = True
-    for v in _allowed(*facts)[:300]:
-        vals = [(int(sympy.sympify(a).xreplace({s: v})), int(sympy.sympify(b).xreplace({s: v}))) for _, a, b in qs]
+    for v in _allowed(*facts)[:upto]:
+        vals = [(sympy.sympify(a).xreplace({s: v}), sympy.sympify(b).xreplace({s: v})) for _, a, b in qs]
         ok = ok and any(_truth(rel, x, y) for (rel, _, _), (x, y) in zip(qs, vals))
     assert r == ok, f"{qs}: {r}"
 
@@ -333,11 +341,4 @@ def test_disjunction_of_monotone_bounds(facts: tuple[int, Optional[int], Optiona
         if rel == "|" and not x.is_Symbol:
             rel = "<="
         qs.append((rel, x, c) if left else (rel, c, x))
-    r = disjunction_by_values(qs)
-    if r is None:
-        return
-    ok = True
-    for v in _allowed(*facts):
-        vals = [(sympy.sympify(a).xreplace({s: v}), sympy.sympify(b).xreplace({s: v})) for _, a, b in qs]
-        ok = ok and any(_truth(rel, x, y) for (rel, _, _), (x, y) in zip(qs, vals))
-    assert r == ok, f"{qs}: {r}"
+    _agrees_with_every_value(disjunction_by_values(qs), qs, s, facts)
