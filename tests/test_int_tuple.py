@@ -280,7 +280,8 @@ def test_whole_multiple_is_a_quotient_of_at_least_one() -> None:
     c = sympy.ceiling(64 / S)
     forms = [S, T, S / 16, S * T / 16, 3 * S * T, S ** 2 / 8, T / 2, sympy.ceiling(8 / S), S * sympy.ceiling(T / 4),
              sympy.Integer(4), T / c, S * T / c, 2 * T ** 2 / c, sympy.Min(4, T / 2), sympy.ceiling(S / 64) * T,
-             3 * T * sympy.ceiling(S / 64) / c, T / c ** 2, S * T / c ** 3]
+             3 * T * sympy.ceiling(S / 64) / c, T / c ** 2, S * T / c ** 3, sympy.Min(4, T / 3) * S,
+             S / sympy.Min(4, T / 3), sympy.Min(4, T / 2) * S]
     seen = 0
     for a, b in itertools.product(forms, repeat=2):
         q = whole_multiple(a, b)

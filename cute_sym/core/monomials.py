@@ -24,7 +24,8 @@ else:
     from .lazy import sympy
 from .lazy import is_expr
 
-# (op, a, b) -> result; a pure function's answers (bounded: cleared when full)
+# (op, a, b) -> a product or quotient; (f, args...) -> an expression built directly; a pure
+# function's answers (bounded: cleared when full)
 _MEMO: dict[tuple[Any, ...], Any] = {}
 _MEMO_MAX = 8192
 
@@ -181,8 +182,9 @@ def _rank(cls: type) -> tuple[int, str]:
 
 
 def monomial_parts(e: Any) -> Optional[tuple[int, int, dict[Any, int]]]:
-    """``e`` as ``(num, den, {symbol: exponent})`` for ``e = num/den * prod(symbol**exponent)``
-    (integer commutative symbols, integer exponents, ``den > 0``); None for any other shape."""
+    """``e`` as ``(num, den, {factor: exponent})`` for ``e = num/den * prod(factor**exponent)``
+    (the factors integer commutative symbols or roundings and mins, integer exponents,
+    ``den > 0``); None for any other shape."""
     if type(e) is int:
         return e, 1, {}
     if e.is_Symbol:

@@ -50,6 +50,7 @@ text) and ``assume``.
 from .base import _FACTS, _GUARDS, Bound, Fact, Rel, _mentions as mentions
 from .reason import bounds, is_big, is_polynomial
 from .intervals import _positive as positive_by_shape
+from .divisibility import _int_valued as integer_valued
 from .prove import prove
 from .guards import Guards, collect_guards, fact_text, open_at_values, require, require_any
 from .witness import leaf_values
@@ -58,7 +59,7 @@ from .. import monomials
 
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
-    "is_big", "is_polynomial", "mentions", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
+    "is_big", "is_polynomial", "mentions", "integer_valued", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
     "unconditional", "positive_by_shape",
 ]
 

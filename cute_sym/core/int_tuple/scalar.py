@@ -173,8 +173,9 @@ def whole_multiple(a: IntLike, b: IntLike) -> Optional[IntLike]:
     below: Any = None   # the one factor below the line, and its power
     for f, k in powers.items():
         if k > 0:
-            if not (f.is_positive if f.is_Symbol else decide.positive_by_shape(f)):
-                return None     # (a rounding or min of positive formulas: a positive integer)
+            # a positive integer symbol, or a rounding or min that is a positive integer
+            if not (f.is_positive if f.is_Symbol else decide.positive_by_shape(f) and decide.integer_valued(f)):
+                return None
             if f.is_Symbol:
                 multiple *= symbol_facts(f)[0] ** k
         elif below is not None or f.is_Symbol:
@@ -184,8 +185,10 @@ def whole_multiple(a: IntLike, b: IntLike) -> Optional[IntLike]:
     if below is None:
         return norm(q)
     f, k = below
-    vals = value_set(f)     # (every value of f is among these)
-    if vals is None or not decide.positive_by_shape(f) or any(multiple % (v ** k) for v in vals[0]):
+    if not (decide.positive_by_shape(f) and decide.integer_valued(f)):
+        return None
+    vals = value_set(f)     # (every value of f is among these integers)
+    if vals is None or any(multiple % (v ** k) for v in vals[0]):
         return None
     return norm(q)
 
