@@ -8,6 +8,8 @@ if TYPE_CHECKING:
 else:
     from ..core.lazy import sympy
 from ..core.lazy import is_expr
+from ..core import decide
+from ..core.errors import LayoutError
 
 from ..core.int_tuple import (
     _, leaves, unwrap, zip2_by,
@@ -66,13 +68,46 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
     fl_s, fl_d = _flat(layout)
     n = len(fl_s)
     flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
-    comp = _complement(tiler, flat_s)
     last = fl_s[n - 1]
+    if not (type(last) is int and last == 1) and _tiler_first(tiler, flat_s):
+        # the tiler's modes compose on their own (mode by mode, as CuTe composes): an open or
+        # refused tiler fold ends the call before the complement's symbolic rest is built
+        head = _compose_impl(flat_s, flat_d, tiler._shape, tiler._stride)
+        comp = _complement(tiler, flat_s)
+        tail = _compose_impl(flat_s, flat_d, comp._shape, comp._stride)
+        return _mk((head._shape, tail._shape), (head._stride, tail._stride))
+    comp = _complement(tiler, flat_s)
     if not (type(last) is int and last == 1):
         # coalesce_x differs from coalesce only when the last extent is a static 1
         return _compose_impl(flat_s, flat_d, (tiler._shape, comp._shape), (tiler._stride, comp._stride))
     full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
     return _composition_cute(layout, full)
+
+
+def _tiler_first(tiler: Layout, shape: Any) -> bool:
+    """Whether the tiler's modes may be composed before its complement in ``shape`` is built:
+    ``shape`` symbolic with every mode positive by its structure, the tiler static, and its
+    complement free of errors (they come from the tiler alone then; a positive symbolic rest
+    mode raises none), so the first error is the same either way."""
+    if not (tiler._st or tiler._st is None and is_static_layout(tiler)):
+        return False
+    modes = shape if type(shape) is tuple else (shape,)
+    symbolic = False
+    for x in modes:
+        if type(x) is int:
+            if x < 1:
+                return False
+        elif is_expr(x) and decide.positive_by_shape(x):
+            symbolic = True
+        else:
+            return False
+    if not symbolic:
+        return False
+    try:
+        _complement(tiler, None)
+    except LayoutError:
+        return False        # the complement's own error first, as the general order gives it
+    return True
 
 
 # ---------------------------------------------------------------- static kernels
