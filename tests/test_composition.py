@@ -173,6 +173,29 @@ def test_digits_fit_at_values_is_the_sum_at_every_value(modes: list[tuple[int, i
         assert len(fits) == 2 or hi is None, (modes, p, dv, lo, hi)
 
 
+@given(st.lists(st.tuples(st.integers(2, 6), st.integers(1, 40)), min_size=2, max_size=3),
+       st.sampled_from([1, 2, 4]), st.integers(1, 12), st.sampled_from([None, 8, 64]),
+       st.sampled_from([1, 2, 4, 8]), st.integers(1, 12), st.sampled_from([None, 16, 64]))
+def test_digits_fit_at_values_over_a_symbolic_base(modes: list[tuple[int, int]], pdv: int, plo: int,
+                                                    phi: int | None, dv: int, lo: int, hi: int | None) -> None:
+    """A symbolic base (the extents before, one symbol): the verdict holds at every allowed pair of
+    values of base and extent (the base checked past the largest rhs value, where digits are 0)."""
+    from cute_sym.algebra.composition import _digits_fit_at_values
+    assume((phi is None or plo <= phi) and (hi is None or lo <= hi))
+    p = sympy.sympify(cs.Dyn("p", divisible_by=pdv, min=plo, **({} if phi is None else {"max": phi})))
+    n = sympy.sympify(cs.Dyn("n", divisible_by=dv, min=lo, **({} if hi is None else {"max": hi})))
+    verdict = _digits_fit_at_values(modes, p, n)
+    bases = [b for b in range(pdv, 400, pdv) if b >= plo and (phi is None or b <= phi)]
+    values = [v for v in range(dv, 600, dv) if v >= lo and (hi is None or v <= hi)]
+    assume(bases and values)
+    fits = {sum(max((t * d // b) % v for t in range(s)) for s, d in modes) < v for b in bases for v in values}
+    if verdict is not None:
+        assert fits == {verdict}, (modes, pdv, plo, phi, dv, lo, hi)
+    else:
+        assert len(fits) == 2 or hi is None or phi is None, (modes, pdv, plo, phi, dv, lo, hi)
+    assert _digits_fit_at_values(modes, n, n) is None       # the same symbol twice: not independent
+
+
 @pytest.mark.parametrize("lhs, rhs", [
     ("(S0,S1,S2):(_1,_4,_32)", "(_2,_2,_2):(_2,_8,_1)"),       # pycute's test 8, extents symbolic
     ("(S0,S1,S2):(_2,_8,_1)", "(_2,_2,_2):(_1,_8,_2)"),        # pycute's test 9

@@ -352,34 +352,67 @@ _DIGIT_VALUES_MAX = 256
 def _digits_fit_at_values(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> Optional[bool]:
     """Whether the largest digits ``(t*d // p) % n`` of the static rhs modes sum below the extent
     ``n``, a symbol, at every one of its allowed values (True), at none (False), or at some
-    (None; also when ``p`` or a mode is not static, or there are too many values to try).
+    (None; also when a mode is not static, ``p`` is neither an int nor another symbol, or there
+    are too many values to try).
 
-    Past ``T = max((s-1)*d // p)`` no mode wraps (``p*n > (s-1)*d >= d``) and the sum is the
-    constant ``C = sum((s-1)*d // p)``, below ``n`` past ``C``: the values up to ``max(T, C)``
-    are tried one by one (:func:`_max_digit`), and every larger one fits.
+    For one value of ``p``: past ``T = max((s-1)*d // p)`` no mode wraps (``p*n > (s-1)*d >= d``)
+    and the sum is the constant ``C = sum((s-1)*d // p)``, below ``n`` past ``C``: the values up
+    to ``max(T, C)`` are tried one by one (:func:`_max_digit`), and every larger one fits. A
+    symbolic base ``p`` (the extents of the lhs modes before, one symbol) takes its values up to
+    ``max((s-1)*d)`` the same way: past it every digit is 0, and the sum fits.
 
-    @post a True (False) answer holds at every value the symbol's own facts allow, so under any
+    @post a True (False) answer holds at every value the symbols' own facts allow, so under any
           facts in force too (they only narrow the values).
     """
-    if type(p) is not int or p < 1 or not is_expr(n) or not n.is_Symbol or n.is_integer is not True:
+    if not is_expr(n) or not n.is_Symbol or n.is_integer is not True:
         return None
     if not all(type(s) is int and type(d) is int and s >= 2 and d > 0 for s, d in modes):
         return None
     dv, lo, hi = symbol_facts(n)
     if lo is None or lo < 1:
         return None
-    tops = [(s - 1) * d // p for s, d in modes]
-    last = max(max(tops), sum(tops))
-    first = -(-lo // dv) * dv
-    top = last if hi is None else min(hi, last)
-    if top >= first and ((top - first) // dv >= _DIGIT_VALUES_MAX or p * top > _DIGIT_SCAN_LIMIT):
-        return None     # too many values, or a digit _max_digit would only bound
+    bases = _base_values(p, max((s - 1) * d for s, d in modes), n)
+    if bases is None:
+        return None
+    values, larger = bases
     seen: set[bool] = set()
-    for v in range(first, top + 1, dv):
-        seen.add(sum(_max_digit(s, d, p, v) for s, d in modes) < v)
-    if hi is None or hi > last:
-        seen.add(True)          # the values past max(T, C): no wrap, and C < n
+    if larger:
+        seen.add(True)          # every digit 0: the sum 0 is below n >= 1
+    first = -(-lo // dv) * dv
+    budget = _DIGIT_VALUES_MAX
+    for pv in values:
+        tops = [(s - 1) * d // pv for s, d in modes]
+        last = max(max(tops), sum(tops))
+        top = last if hi is None else min(hi, last)
+        if top >= first:
+            budget -= (top - first) // dv + 1
+            if budget < 0 or pv * top > _DIGIT_SCAN_LIMIT:
+                return None     # too many values, or a digit _max_digit would only bound
+        for v in range(first, top + 1, dv):
+            seen.add(sum(_max_digit(s, d, pv, v) for s, d in modes) < v)
+        if hi is None or hi > last:
+            seen.add(True)          # the values past max(T, C): no wrap, and C < n
+        if len(seen) > 1:
+            return None
     return None if len(seen) != 1 else seen.pop()
+
+
+def _base_values(p: IntLike, top: int, n: Any) -> Optional[tuple[list[int], bool]]:
+    """The values of the digit base ``p`` up to ``top`` (an int: itself) and whether it takes larger
+    ones; None for a base that is not an int >= 1 or a positive symbol other than ``n``, or that
+    has too many values up to ``top``."""
+    if type(p) is int:
+        return ([p], False) if p >= 1 else None
+    if not is_expr(p) or not p.is_Symbol or p == n or p.is_integer is not True:
+        return None
+    dv, lo, hi = symbol_facts(p)
+    if lo is None or lo < 1:
+        return None
+    first = -(-lo // dv) * dv
+    last = top if hi is None else min(hi, top)
+    if (last - first) // dv >= _DIGIT_VALUES_MAX:
+        return None
+    return list(range(first, last + 1, dv)), hi is None or hi > top
 
 
 def _digit_bound_sum(modes: list[tuple[Any, Any]], p: IntLike, n: IntLike) -> tuple[int, IntLike, bool]:
