@@ -201,3 +201,17 @@ def test_leaf_values_are_sympys_substitution() -> None:
             for x, v in zip(leaves, values):
                 assert v == (x if isinstance(x, int) else int(sympy.sympify(x).subs(env))), (x, point)
     assert seen > 200
+
+
+def test_symbol_values_kept_per_symbol() -> None:
+    """The values a whole operation tries for a symbol are its own (same name, other facts: other
+    values), the same as computed afresh, and forgotten with the interned symbols."""
+    from cute_sym.core.decide import witness
+    a, b = sympy.sympify(Dyn("S", divisible_by=4)), sympy.sympify(Dyn("S", divisible_by=6, max=100))
+    for sym in (a, b, a):
+        pts = decide.leaf_values([sym], 3)
+        assert pts is not None
+        assert [v[0] for _, v in pts] == [c for c in witness._candidates(sym, witness._OP_STEPS)[:3]]
+    assert witness._OP_CANDIDATES[a] != witness._OP_CANDIDATES[b]
+    decide.clear_caches(symbols=True)
+    assert not witness._OP_CANDIDATES

@@ -78,9 +78,11 @@ def clear_caches(symbols: bool = False) -> None:
     from .prove import _MEMO, _pin_walk, _powers, _prove_sym
     from .reason import _bounds, _fresh
     from .values import value_set
+    from .witness import _OP_CANDIDATES
     for fn in (_prove_sym, _bounds, _powers, _pin_walk, value_set):
         fn.cache_clear()
     _MEMO.clear()
     if symbols:
         _fresh.cache_clear()
+        _OP_CANDIDATES.clear()
         monomials.clear()

@@ -289,6 +289,9 @@ def open_divides_int_symbol(a: sympy.Expr, b: sympy.Expr) -> bool:
 
 
 _LEAF_NODES = 64        # every leaf of an operation's arguments, in one program
+# a symbol's values for a whole operation: a property of the symbol alone (its construction), kept
+# like sympy keeps its assumptions (forgotten with the interned symbols: clear_caches(symbols=True))
+_OP_CANDIDATES: dict[Any, list[int]] = {}
 _LEAF_SYMBOLS = 8
 
 
@@ -308,7 +311,7 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
     """
     base = [x if type(x) is int else 0 for x in leaves]
     where = [pos for pos, x in enumerate(leaves) if type(x) is not int]     # the formula leaves
-    exprs = [sympy.sympify(leaves[pos]) for pos in where]
+    exprs = [leaves[pos] for pos in where]       # sympy formulas already (the ints are in base)
     f: Callable[[tuple[int, ...]], list[tuple[int, int]]]
     if all(e.is_Symbol for e in exprs):
         # the usual arguments (symbolic extents): each leaf is a symbol's value, nothing to compile
@@ -329,9 +332,14 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
         return None
     cands: list[list[int]] = []
     for sym in syms:        # in the order of their indices
-        c = _candidates(sym, _OP_STEPS)
-        if not c:
-            return None
+        c = _OP_CANDIDATES.get(sym)
+        if c is None:
+            c = _candidates(sym, _OP_STEPS)
+            if not c:
+                return None
+            if len(_OP_CANDIDATES) >= 1024:
+                _OP_CANDIDATES.clear()
+            _OP_CANDIDATES[sym] = c
         cands.append(c)
     names = [sym.name for sym in syms]
 
