@@ -342,3 +342,30 @@ def test_disjunction_of_monotone_bounds(facts: tuple[int, Optional[int], Optiona
             rel = "<="
         qs.append((rel, x, c) if left else (rel, c, x))
     _agrees_with_every_value(disjunction_by_values(qs), qs, s, facts)
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_by_bounds_is_sound_and_is_what_prove_says(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """``by_bounds`` (the intervals alone): a True (False) answer holds (fails) at every allowed
+    value and is prove's answer; and smin/smax, which ask it first, are the min/max at every value."""
+    from cute_sym.core.int_tuple import smax, smin
+    S = _symbol(*facts)
+    values = _allowed(*facts)[:60]
+    forms = _forms(S) + [(sympy.Integer(c), lambda s, c=c: Fraction(c)) for c in (1, 2, 5, 16)]
+    forms = [(e, f) for e, f in forms if all(f(s).denominator == 1 for s in values)]      # integer formulas
+    forms += [(sympy.ceiling(8 / sympy.sympify(S)), lambda s: Fraction(math.ceil(Fraction(8, s))))]
+    decided = 0
+    for (a, fa), (b, fb) in itertools.product(forms, repeat=2):
+        for rel in RELS:
+            decide.clear_caches()
+            r = decide.by_bounds(rel, a, b)
+            _check(r, [_truth(rel, fa(s), fb(s)) for s in values], f"{a} {rel} {b}", False)
+            if r is not None:
+                decided += 1
+                assert decide.prove(rel, a, b) is r, (a, rel, b)
+        lo, hi = smin(a, b), smax(a, b)
+        for s in values[:12]:
+            env = {sympy.sympify(S): s}
+            assert sympy.sympify(lo).subs(env) == min(fa(s), fb(s)), (a, b, s)
+            assert sympy.sympify(hi).subs(env) == max(fa(s), fb(s)), (a, b, s)
+    assert decided > 0

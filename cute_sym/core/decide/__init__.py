@@ -54,13 +54,14 @@ from .divisibility import _int_valued as integer_valued
 from .prove import prove
 from .guards import Guards, collect_guards, fact_text, open_at_values, require, require_any
 from .witness import leaf_values
+from .quick import by_bounds
 from .assume import assume
 from .. import monomials
 
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
     "is_big", "is_polynomial", "mentions", "integer_valued", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
-    "unconditional", "positive_by_shape",
+    "unconditional", "positive_by_shape", "by_bounds",
 ]
 
 

@@ -211,6 +211,23 @@ def _interval_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
     return None
 
 
+def by_bounds(rel: Rel, a: Any, b: Any) -> Optional[bool]:
+    """``a rel b`` read off the two sides' bounds alone (the symbols' own facts): True or False
+    where the intervals do not overlap (or pin both sides to one value), else None. Cheap (the
+    bounds are memoised) and sound under any facts in force, which only narrow the values.
+
+    @post a True (False) answer is what :func:`~cute_sym.core.decide.prove` answers.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = Dyn("S", divisible_by=2)
+    >>> by_bounds("<=", 2, S), by_bounds("<", 2, S), by_bounds(">", 1, S)
+    (True, None, False)
+    """
+    if type(a) is int and type(b) is int:
+        return _prove_int(rel, a, b)
+    return _interval_order(rel, sympy.Integer(a) if type(a) is int else a, sympy.Integer(b) if type(b) is int else b)
+
+
 def _linear_order(rel: Rel, d: sympy.Expr) -> Any:
     """``a rel b`` for ``d = b - a = c + k*S`` (one symbol, no facts in force): the scaled symbol
     against a number, exactly. ``_MISS``: another shape."""
