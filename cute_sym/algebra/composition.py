@@ -219,8 +219,14 @@ def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     >>> from cute_sym.core.integers import Dyn
     >>> _stride_fits(Dyn("S", divisible_by=4), 8), _stride_fits(Dyn("S", divisible_by=2), 8)
     (True, False)
+    >>> _stride_fits(Dyn("T", min=2), sympy.Integer(1))     # a dynamic 1: every T >= 2 is above it
+    True
     """
-    if type(r) is not int or r > 64 or type(cs) is int:
+    if type(r) is not int:
+        if not (is_expr(r) and r.is_Integer):
+            return False
+        r = int(r)      # a dynamic number (the 1 a fold carries): its value
+    if r > 64 or type(cs) is int:
         return False
     lo, hi = decide.bounds(cs)
     if lo is None or lo < 1:
