@@ -10,6 +10,7 @@ from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym import Dyn
+from cute_sym.core import decide
 from cute_sym.core.decide import require, require_any
 from cute_sym.core.decide.prove import _pinned
 from cute_sym.core.decide.witness import open_divides_int_symbol
@@ -420,3 +421,18 @@ def test_mentions_is_free_symbols() -> None:
     for e in forms:
         for s in (S, T, S2, sympy.sympify(Dyn("S"))):
             assert mentions(e, s) == (s in e.free_symbols), (e, s)
+
+
+def test_a_dynamic_number_is_asked_as_its_int() -> None:
+    """A sympy Integer (a pinned ceil_div, the 1 a fold carries) against a formula: the answer the
+    plain int gets, on either side (the int's quick paths)."""
+    S, T = Dyn("S", divisible_by=4), Dyn("T", min=2)
+    forms = [S, T, 2 * S, S * T, sympy.ceiling(sympy.Integer(8) / S), sympy.Min(4, S / 2)]
+    for e in forms:
+        for c in (0, 1, 2, 4, 8, 9):
+            for rel in ("==", "!=", "<", "<=", ">", ">=", "|"):
+                decide.clear_caches()
+                want_l, want_r = decide.prove(rel, c, e), decide.prove(rel, e, c)
+                decide.clear_caches()
+                assert decide.prove(rel, sympy.Integer(c), e) == want_l, (c, rel, e)
+                assert decide.prove(rel, e, sympy.Integer(c)) == want_r, (e, rel, c)

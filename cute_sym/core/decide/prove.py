@@ -40,8 +40,14 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
     """
     if type(a) is int and type(b) is int:
         return _prove_int(rel, a, b)
-    if (type(a) is int or getattr(a, "is_Integer", False)) and (type(b) is int or getattr(b, "is_Integer", False)):
+    ia = type(a) is int or getattr(a, "is_Integer", False)
+    ib = type(b) is int or getattr(b, "is_Integer", False)
+    if ia and ib:
         return _prove_int(rel, int(a), int(b))      # a dynamic number (a pinned ceil_div): plain ints
+    if ia:
+        a = int(a)      # a dynamic number against a formula: the number's quick paths
+    elif ib:
+        b = int(b)
     facts = _facts_in_force()
     if not facts:
         r = _front(rel, a, b)
