@@ -369,3 +369,36 @@ def test_by_bounds_is_sound_and_is_what_prove_says(facts: tuple[int, Optional[in
             assert sympy.sympify(lo).subs(env) == min(fa(s), fb(s)), (a, b, s)
             assert sympy.sympify(hi).subs(env) == max(fa(s), fb(s)), (a, b, s)
     assert decided > 0
+
+
+@pytest.mark.parametrize("facts", FACTS)
+def test_bounds_hold_at_every_value(facts: tuple[int, Optional[int], Optional[int]]) -> None:
+    """``decide.bounds`` of formulas of a symbol (``c/S``, its roundings, products, reciprocals,
+    mins, negative multiples) contains the formula's value at every allowed value; for ``c/S``
+    the bounds are the values themselves at the symbol's least (and greatest) value."""
+    S = _symbol(*facts)
+    sS = sympy.sympify(S)
+    values = _allowed(*facts)[:80]
+    assume_positive = values[0] > 0
+    forms: list[tuple[Any, Callable[[int], Fraction]]] = []
+    for c in (1, 3, 8, 12, 64):
+        forms.append((sympy.Integer(c) / sS, lambda s, c=c: Fraction(c, s)))
+        forms.append((sympy.ceiling(sympy.Integer(c) / sS), lambda s, c=c: Fraction(-(-c // s))))
+        forms.append((sympy.floor(sympy.Integer(c) / sS), lambda s, c=c: Fraction(c // s)))
+        forms.append((-sympy.Integer(c) / sS, lambda s, c=c: Fraction(-c, s)))
+        forms.append((sympy.Integer(c) / sympy.ceiling(sympy.Integer(c) / sS),
+                      lambda s, c=c: Fraction(c, -(-c // s))))
+        forms.append((sympy.Min(c, sS / 2), lambda s, c=c: min(Fraction(c), Fraction(s, 2))))
+        forms.append((sS * sympy.ceiling(sympy.Integer(c) / sS) / 4, lambda s, c=c: Fraction(s * -(-c // s), 4)))
+    for e, f in forms:
+        decide.clear_caches()
+        lo, hi = decide.bounds(e)
+        for s in values:
+            v = f(s)
+            assert (lo is None or lo <= v) and (hi is None or v <= hi), (e, s, lo, hi)
+    if assume_positive:
+        for c in (1, 3, 8, 12, 64):
+            decide.clear_caches()
+            lo, hi = decide.bounds(sympy.Integer(c) / sS)
+            assert hi == Fraction(c, values[0])
+            assert lo == (0 if facts[2] is None else Fraction(c, values[-1]))

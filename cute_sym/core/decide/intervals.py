@@ -48,11 +48,19 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
     if e.is_Mul:
         args = e.args
         k = args[0]
-        if k.is_Rational and not k.is_Integer and k.p > 0 and len(args) == 2:
-            # S/q*p: scaled in ints where it divides evenly (the usual S/16), no Fraction
-            p, q = int(k.p), int(k.q)
-            tl, th = _bounds(args[1])
-            return _scaled(tl, p, q), _scaled(th, p, q)
+        if k.is_Rational and len(args) == 2 and k.p > 0:
+            x = args[1]
+            if not k.is_Integer:
+                # S/q*p: scaled in ints where it divides evenly (the usual S/16), no Fraction
+                p, q = int(k.p), int(k.q)
+                tl, th = _bounds(x)
+                return _scaled(tl, p, q), _scaled(th, p, q)
+            if x.is_Pow and x.exp == -1:
+                # c/S (the usual ceil_div(8, S)): c over the base's bounds, in ints where they divide
+                bl, bh = _bounds(x.base)
+                if bl is not None and bl > 0:
+                    c = int(k.p)
+                    return (0 if bh is None else _quotient(c, bh)), _quotient(c, bl)
         acc: tuple[Bound, Bound] = (1, 1)
         for t in args:
             acc = _mul_iv(acc, _bounds(t))
@@ -126,6 +134,13 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
 def _inverse(v: Any) -> Bound:
     """``1/v`` for ``v > 0``: the int 1 for 1 (no Fraction in the usual ``1/S``, ``S >= 1``)."""
     return 1 if v == 1 else _fraction()(1, v)
+
+
+def _quotient(c: int, v: Any) -> Any:
+    """``c / v`` for ``v > 0``: an int when it divides evenly."""
+    if type(v) is int:
+        return c // v if c % v == 0 else _fraction()(c, v)
+    return c / v
 
 
 def _scaled(v: Bound, p: int, q: int) -> Bound:
