@@ -179,6 +179,15 @@ def builtins_max(a: int, b: int) -> int:
     return a if a >= b else b
 
 
+def symbolic_module() -> Any:
+    """``cute_sym.core.symbolic`` (DynSymbol, IMod: sympy classes), imported on first use; later
+    calls read it from ``sys.modules`` (an import statement in a hot path costs a microsecond)."""
+    mod = sys.modules.get("cute_sym.core.symbolic")
+    if mod is None:
+        from . import symbolic as mod
+    return mod
+
+
 def symbol_facts(sym: sympy.Symbol) -> tuple[int, Optional[int], Optional[int]]:
     """``(divisor, lo, hi)`` known about a symbol from its construction.
 

@@ -3,6 +3,7 @@ arithmetic over sums, products, powers, floor/ceiling, Mod, Min/Max, Abs, sign).
 from __future__ import annotations
 
 import math
+import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -13,13 +14,17 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-from ..integers import symbol_facts
+from ..integers import symbol_facts, symbolic_module
 from .base import Bound
 
 
 def _fraction() -> type[Fraction]:
-    from fractions import Fraction     # imported on first use: it pulls in decimal
-    return Fraction
+    # imported on first use (it pulls in decimal), then read from sys.modules: an import
+    # statement costs a microsecond, more than the arithmetic it serves
+    mod: Any = sys.modules.get("fractions")
+    if mod is None:
+        import fractions as mod
+    return mod.Fraction     # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=16384)
@@ -94,16 +99,6 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         if f is sympy.ceiling and (lo2 is None or lo2 < 1) and _positive(e.args[0]):
             lo2 = 1     # the ceiling of a positive number is at least 1
         return lo2, (None if bh is None else int(rnd(bh)))
-    from ..symbolic import IMod
-    if f is sympy.Mod or f is IMod:
-        x, m = e.args
-        ml, mh = _bounds(m)
-        xl, xh = _bounds(x)
-        if ml is not None and ml > 0:
-            if xl is not None and xl >= 0 and mh is not None and xh is not None and xh < ml:
-                return xl, xh
-            return 0, (None if mh is None else mh - 1)
-        return None, None
     if f is sympy.Min or f is sympy.Max:
         bs = [_bounds(t) for t in e.args]
         if f is sympy.Min:
@@ -113,6 +108,15 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         los = [b[0] for b in bs if b[0] is not None]
         hi_ = None if any(b[1] is None for b in bs) else max(b[1] for b in bs)  # type: ignore[type-var]
         return (max(los) if los else None), hi_
+    if f is sympy.Mod or f is symbolic_module().IMod:
+        x, m = e.args
+        ml, mh = _bounds(m)
+        xl, xh = _bounds(x)
+        if ml is not None and ml > 0:
+            if xl is not None and xl >= 0 and mh is not None and xh is not None and xh < ml:
+                return xl, xh
+            return 0, (None if mh is None else mh - 1)
+        return None, None
     if f is sympy.Abs:
         bl, bh = _bounds(e.args[0])
         if bl is not None and bl >= 0:
@@ -174,13 +178,22 @@ def _positive(e: sympy.Expr) -> bool:
     return False
 
 
+def _whole(v: Any) -> Any:
+    """A Fraction that is a whole number as an int (the later comparisons stay in ints)."""
+    return v.numerator if v.denominator == 1 else v
+
+
 def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
     (al, ah), (bl, bh) = x, y
     if al is not None and bl is not None and al >= 0 and bl >= 0:
         # the usual case (extents, strides): no infinities, no sign cases
-        if ah is not None and bh is not None:
-            return al * bl, ah * bh
-        return al * bl, (0 if ah == 0 or bh == 0 else None)
+        if type(al) is int and type(bl) is int:
+            lo = al * bl
+        else:
+            lo = _whole(al * bl)
+        if ah is None or bh is None:
+            return lo, (0 if ah == 0 or bh == 0 else None)
+        return lo, (ah * bh if type(ah) is int and type(bh) is int else _whole(ah * bh))
     inf = math.inf
     ends: list[Any] = []
     for p in (-inf if al is None else al, inf if ah is None else ah):

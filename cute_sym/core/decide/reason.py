@@ -10,9 +10,9 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-from ..integers import IntLike, symbol_facts
+from ..integers import IntLike, symbol_facts, symbolic_module
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
-from .intervals import _bounds as _bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
+from .intervals import _bounds as _bounds, _fraction, _mul_iv as _mul_iv  # re-exported: the modules above read them here
 
 
 # ---------------------------------------------------------------- orderings
@@ -157,7 +157,7 @@ def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
 
 def _frac_of(x: Any) -> Any:
     """An int, Fraction or sympy Rational bound as an int or a Python Fraction."""
-    from fractions import Fraction
+    Fraction = _fraction()
     return x if type(x) is int or type(x) is Fraction else Fraction(int(x.p), int(x.q))
 
 
@@ -168,7 +168,7 @@ def _dominated_lo(e: sympy.Expr) -> Bound:
     Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
     The coefficients are counted in Python fractions (sympy's number comparisons are slow).
     """
-    from fractions import Fraction
+    Fraction = _fraction()
     pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
     neg: list[list[Any]] = []
     rest: list[sympy.Expr] = []
@@ -368,7 +368,7 @@ def _context(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any], t
     (``s >= c``, ``s <= c``) become the bounds of a fresh symbol standing for
     ``s``, so interval reasoning sees them everywhere (inside floor, Mod, ...).
     """
-    from ..symbolic import DynSymbol
+    DynSymbol = symbolic_module().DynSymbol
     if not facts and not any(type(s) is DynSymbol for s in syms):
         return {}, ()
     return _structure(syms, facts)

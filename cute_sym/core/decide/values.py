@@ -22,7 +22,7 @@ else:
 from ..integers import symbol_facts
 from .base import _FLIP, _mentions
 from .divisibility import _int_product
-from .intervals import _bounds
+from .intervals import _bounds, _fraction
 
 # an interval of at most this many integers is read value by value
 _SMALL_RANGE = 16
@@ -99,8 +99,7 @@ def _scaled_values(k: Any, x: Any) -> Optional[tuple[frozenset[int], bool]]:
     inner = value_set(x.base if inv else x)
     if inner is None:
         return None
-    from fractions import Fraction
-    kf = Fraction(int(k.p), int(k.q))
+    kf = _fraction()(int(k.p), int(k.q))
     out: set[int] = set()
     for v in inner[0]:
         if inv and v == 0:
