@@ -192,6 +192,12 @@ def _interval_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
     in force) do not overlap, or pin both to one value. None: not settled this way."""
     la, ha = _bounds(a)
     lb, hb = _bounds(b)
+    return _order_of_bounds(rel, la, ha, lb, hb)
+
+
+def _order_of_bounds(rel: Rel, la: Any, ha: Any, lb: Any, hb: Any) -> Optional[bool]:
+    """``a rel b`` from ``la <= a <= ha`` and ``lb <= b <= hb`` (None: unbounded): settled where the
+    intervals do not overlap, or pin both to one value; else None."""
     lt = ha is not None and lb is not None and ha < lb      # every a below every b
     le = ha is not None and lb is not None and ha <= lb
     gt = la is not None and hb is not None and la > hb
@@ -223,9 +229,16 @@ def by_bounds(rel: Rel, a: Any, b: Any) -> Optional[bool]:
     >>> by_bounds("<=", 2, S), by_bounds("<", 2, S), by_bounds(">", 1, S)
     (True, None, False)
     """
-    if type(a) is int and type(b) is int:
-        return _prove_int(rel, a, b)
-    return _interval_order(rel, sympy.Integer(a) if type(a) is int else a, sympy.Integer(b) if type(b) is int else b)
+    if type(a) is int:
+        if type(b) is int:
+            return _prove_int(rel, a, b)
+        lb, hb = _bounds(b)
+        return _order_of_bounds(rel, a, a, lb, hb)      # no sympy number built for the int
+    la, ha = _bounds(a)
+    if type(b) is int:
+        return _order_of_bounds(rel, la, ha, b, b)
+    lb, hb = _bounds(b)
+    return _order_of_bounds(rel, la, ha, lb, hb)
 
 
 def _linear_order(rel: Rel, d: sympy.Expr) -> Any:

@@ -225,13 +225,15 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
 def smin(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return a if a <= b else b
-    # the bounds first, both ways: one side below the other at every value by the intervals
-    # alone skips a full question the other way round (b <= a everywhere: b, even where a == b)
-    quick = decide.by_bounds("<=", a, b)
-    if quick is not None:
-        return a if quick else b
-    if decide.by_bounds("<=", b, a):
-        return b
+    if type(a) is not int and type(b) is not int:
+        # two formulas: the bounds first, both ways. One side below the other at every value by
+        # the intervals alone skips a full question the other way round (b <= a everywhere: b,
+        # even where a == b). A number against a formula has quicker exact paths in prove.
+        quick = decide.by_bounds("<=", a, b)
+        if quick is not None:
+            return a if quick else b
+        if decide.by_bounds("<=", b, a):
+            return b
     first = decide.prove("<=", a, b)
     if first is not None:
         return a if first else b        # refuted: a > b at every value
@@ -243,11 +245,12 @@ def smin(a: IntLike, b: IntLike) -> IntLike:
 def smax(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return a if a >= b else b
-    quick = decide.by_bounds(">=", a, b)
-    if quick is not None:
-        return a if quick else b
-    if decide.by_bounds(">=", b, a):
-        return b
+    if type(a) is not int and type(b) is not int:
+        quick = decide.by_bounds(">=", a, b)     # as in smin
+        if quick is not None:
+            return a if quick else b
+        if decide.by_bounds(">=", b, a):
+            return b
     first = decide.prove(">=", a, b)
     if first is not None:
         return a if first else b        # refuted: a < b at every value
