@@ -179,8 +179,9 @@ def _positive(e: sympy.Expr) -> bool:
 
 
 def _whole(v: Any) -> Any:
-    """A Fraction that is a whole number as an int (the later comparisons stay in ints)."""
-    return v.numerator if v.denominator == 1 else v
+    """A Fraction that is a whole number as an int (the later comparisons stay in ints); any
+    other bound as it is."""
+    return v.numerator if type(v) is _fraction() and v.denominator == 1 else v
 
 
 def _mul_iv(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bound]:
