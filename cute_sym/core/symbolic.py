@@ -126,10 +126,3 @@ class _Fresh(DynSymbol):
     """
 
     __slots__ = ()
-
-    def _hashable_content(self) -> tuple[Any, ...]:
-        content = self._content
-        if content is None:
-            base = sympy.Symbol._hashable_content(self)
-            content = self._content = base + (self.divisor, self.lo is None, self.lo or 0, self.hi is None, self.hi or 0)
-        return content
