@@ -187,17 +187,12 @@ def _int_symbol(rel: Rel, c: int, b: Any) -> Any:
     return None if any(hits) else False
 
 
-def _interval_order(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> Optional[bool]:
-    """``a rel b`` when the two sides' bounds (their symbols' own facts: sound under any facts
-    in force) do not overlap, or pin both to one value. None: not settled this way."""
-    la, ha = _bounds(a)
-    lb, hb = _bounds(b)
-    return _order_of_bounds(rel, la, ha, lb, hb)
-
-
-def _order_of_bounds(rel: Rel, la: Any, ha: Any, lb: Any, hb: Any) -> Optional[bool]:
-    """``a rel b`` from ``la <= a <= ha`` and ``lb <= b <= hb`` (None: unbounded): settled where the
-    intervals do not overlap, or pin both to one value; else None."""
+def _interval_order(rel: Rel, a: Any, b: Any) -> Optional[bool]:
+    """``a rel b`` (an order or an equality) when the two sides' bounds (their symbols' own facts:
+    sound under any facts in force) do not overlap, or pin both to one value. None: not settled
+    this way. A plain int side is its own bounds (no sympy number is built for it)."""
+    la, ha = (a, a) if type(a) is int else _bounds(a)
+    lb, hb = (b, b) if type(b) is int else _bounds(b)
     lt = ha is not None and lb is not None and ha < lb      # every a below every b
     le = ha is not None and lb is not None and ha <= lb
     gt = la is not None and hb is not None and la > hb
@@ -218,27 +213,23 @@ def _order_of_bounds(rel: Rel, la: Any, ha: Any, lb: Any, hb: Any) -> Optional[b
 
 
 def by_bounds(rel: Rel, a: Any, b: Any) -> Optional[bool]:
-    """``a rel b`` read off the two sides' bounds alone (the symbols' own facts): True or False
-    where the intervals do not overlap (or pin both sides to one value), else None. Cheap (the
-    bounds are memoised) and sound under any facts in force, which only narrow the values.
+    """``a rel b`` (an order or an equality) read off the two sides' bounds alone (the symbols' own
+    facts): True or False where the intervals do not overlap (or pin both sides to one value),
+    else None; None for ``|`` (bounds say nothing about divisibility). Cheap (the bounds are
+    memoised) and sound under any facts in force, which only narrow the values.
 
     @post a True (False) answer is what :func:`~cute_sym.core.decide.prove` answers.
 
     >>> from cute_sym.core.integers import Dyn
     >>> S = Dyn("S", divisible_by=2)
-    >>> by_bounds("<=", 2, S), by_bounds("<", 2, S), by_bounds(">", 1, S)
-    (True, None, False)
+    >>> by_bounds("<=", 2, S), by_bounds("<", 2, S), by_bounds(">", 1, S), by_bounds("|", 1, S)
+    (True, None, False, None)
     """
-    if type(a) is int:
-        if type(b) is int:
-            return _prove_int(rel, a, b)
-        lb, hb = _bounds(b)
-        return _order_of_bounds(rel, a, a, lb, hb)      # no sympy number built for the int
-    la, ha = _bounds(a)
-    if type(b) is int:
-        return _order_of_bounds(rel, la, ha, b, b)
-    lb, hb = _bounds(b)
-    return _order_of_bounds(rel, la, ha, lb, hb)
+    if rel == "|":
+        return None
+    if type(a) is int and type(b) is int:
+        return _prove_int(rel, a, b)
+    return _interval_order(rel, a, b)
 
 
 def _linear_order(rel: Rel, d: sympy.Expr) -> Any:
