@@ -27,6 +27,15 @@ def _fraction() -> type[Fraction]:
     return mod.Fraction     # type: ignore[no-any-return]
 
 
+def _symbol_bounds(e: Any) -> tuple[Bound, Bound]:
+    """A symbol's own bounds: the least and greatest multiple of its divisor in its range."""
+    d, slo, shi = symbol_facts(e)
+    if d > 1:
+        slo = None if slo is None else -(-slo // d) * d
+        shi = None if shi is None else (shi // d) * d
+    return slo, shi
+
+
 @lru_cache(maxsize=16384)
 def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
     if e.is_Number:
@@ -37,11 +46,7 @@ def _bounds(e: sympy.Expr) -> tuple[Bound, Bound]:
         v: Any = _fraction()(int(e.p), int(e.q)) if e.is_Rational else e
         return v, v
     if e.is_Symbol:
-        d, slo, shi = symbol_facts(e)
-        if d > 1:       # the least and greatest multiple of the divisor in range
-            slo = None if slo is None else -(-slo // d) * d
-            shi = None if shi is None else (shi // d) * d
-        return slo, shi
+        return _symbol_bounds(e)
     if e.is_Add:
         lo: Bound = 0
         hi: Bound = 0

@@ -12,7 +12,7 @@ else:
 
 from ..integers import IntLike, symbol_facts, symbolic_module
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
-from .intervals import _bounds as _bounds, _fraction, _mul_iv as _mul_iv  # re-exported: the modules above read them here
+from .intervals import _bounds as _bounds, _fraction, _symbol_bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
 
 
 # ---------------------------------------------------------------- orderings
@@ -542,6 +542,8 @@ def bounds(e: IntLike) -> tuple[Bound, Bound]:
     """
     e = _sym(e)
     facts = _facts_in_force()
+    if not facts and e.is_Symbol:
+        return _symbol_bounds(e)     # (ints) the usual question, without the cache's hashing
     if facts:
         sub, _ = _structure(_scan(e)[0], facts)
         if sub:

@@ -64,9 +64,11 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
             return tuple(ceil_div(x, b[i] if i < len(b) else 1) for i, x in enumerate(a))
         out = []
         rest: IntTuple = b
-        for ai in a:
+        last = len(a) - 1
+        for k, ai in enumerate(a):
             out.append(ceil_div(ai, rest))
-            rest = ceil_div(rest, ai)
+            if k < last:    # CuTe's fold computes a final rest too, and drops it
+                rest = ceil_div(rest, ai)
         return tuple(out)
     if type(b) is tuple:
         return _ceil_div1(a, product(b))
