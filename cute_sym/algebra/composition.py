@@ -184,6 +184,8 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
     is the same layout the static values give: mode ``i`` does not merge with
     mode ``i+1`` (``d_{i+1} != s_i * d_i``, and ``s_{i+1} >= 2`` so it is not dropped).
     """
+    if (type(rest) is int or getattr(rest, "is_Integer", False)) and rest == 1:
+        return      # the rest after the step is 1: the rhs ends inside s_i (ends[0] <= ends[1])
     cs = ls[i]
     if type(cs) is int and type(stride) is int and type(rest) is int:
         if rest == 1 or cs % abs(stride) == 0 or cs <= abs(stride):
@@ -193,6 +195,8 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
                 f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {abs(stride)} != 0) and the "
                 f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
     ars = _compose_abs_sign(stride)[0]
+    if decide.prove("|", ars, cs):
+        return      # the usual answer, before the questions about mode i+1 below
     alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("<=", ends[0], ends[1]), ("<=", cs, ars)]
     why = "composition (the rhs steps evenly over an lhs extent or ends inside it)"
     if not strict and i + 1 < len(ls):
@@ -231,6 +235,8 @@ def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     lo, hi = decide.bounds(cs)
     if lo is None or lo < 1:
         return False
+    if lo > r:
+        return True     # r < cs at every value (the usual small stride against a large extent)
     top = r if hi is None else min(int(hi), r)
     # a symbol takes only multiples of its divisor: step by it (its other facts only narrow the set)
     step = symbol_facts(cs)[0] if getattr(cs, "is_Symbol", False) else 1

@@ -158,18 +158,23 @@ def compact_major(shape: IntTuple, current: IntLike = 1, row: bool = False) -> I
     >>> compact_major((4, 2, 3), row=True)
     (6, 3, 1)
     """
-    return _compact(shape, current, row)[0]
+    return _compact(shape, current, row, False)[0]
 
 
-def _compact(shape: IntTuple, current: IntLike, row: bool) -> tuple[IntTuple, IntLike]:
+def _compact(shape: IntTuple, current: IntLike, row: bool, more: bool) -> tuple[IntTuple, IntLike]:
+    """The strides and the stride after them; ``more`` false: that last one is not needed (a
+    symbolic product costs microseconds), and ``current`` stands in for it."""
     if type(shape) is tuple:
         out: list[Any] = [None] * len(shape)
         order = range(len(shape) - 1, -1, -1) if row else range(len(shape))
+        last = order[-1] if len(shape) else -1
         for i in order:
-            out[i], current = _compact(shape[i], current, row)
+            out[i], current = _compact(shape[i], current, row, more or i != last)
         return tuple(out), current
     if type(shape) is int and shape == 1:
         return 0, current
+    if not more:
+        return current, current
     nxt = mul(current, shape)
     return current, (nxt if type(nxt) is int else norm(nxt))
 
