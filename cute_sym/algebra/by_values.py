@@ -21,11 +21,12 @@ from ..layout.layout import Layout, _mk_static
 # a symbolic fold of this many (lhs mode, rhs mode) steps asks dozens of questions: values first
 _LONG_FOLD = 3
 
-# values tried (all symbols at their least, then each at three times that, ...): the benchmark's
-# 21 open long folds all show both outcomes within the first two, the conformance corpora's 55
-# open ones 47 within the first three (the rest later); a long fold that is decided pays every
-# point before its symbolic steps, so three
-_POINTS = 3
+# values tried (all symbols at their least, then one at its next value, ...): the benchmark's
+# open long folds all show both outcomes within the first two, as do 35 of the conformance
+# corpora's open ones (38 within three; the rest reach their open question symbolically, the
+# same answer, later); a long fold that is decided pays every point before its symbolic steps
+# (a third point cost the benchmark's decided ones about 10 us each), so two
+_POINTS = 2
 
 
 def check_open_at_values(steps: Callable[..., Any], args: tuple[Any, ...], work: int) -> None:

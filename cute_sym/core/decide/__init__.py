@@ -47,6 +47,8 @@ intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values
 ints), ``prove``, ``guards`` (``require``, ``require_any``, ``collect_guards``, the facts as
 text) and ``assume``.
 """
+from typing import Any, Optional
+
 from .base import _FACTS, _GUARDS, Bound, Fact, Rel, _mentions as mentions
 from .reason import bounds, is_big, is_polynomial
 from .intervals import _positive as positive_by_shape
@@ -61,13 +63,30 @@ from .. import monomials
 __all__ = [
     "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
     "is_big", "is_polynomial", "mentions", "integer_valued", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
-    "unconditional", "positive_by_shape", "by_bounds",
+    "unconditional", "positive_by_shape", "by_bounds", "answers",
 ]
 
 
 def unconditional() -> bool:
     """No fact is in force and no guards are collected: a symbol's own facts are all there is."""
     return not _FACTS.get() and _GUARDS.get() is None
+
+
+# an operation's answer on formulas (a ceil_div), keyed by its name and operands: they depend on
+# the symbols' own facts only, so it is kept where nothing else is in force; forgotten with the
+# answers (an operation folds over the same extents again for each rhs mode)
+_ANSWERS: dict[tuple[Any, ...], Any] = {}
+_ANSWERS_MAX = 4096
+
+
+def answers() -> Optional[dict[tuple[Any, ...], Any]]:
+    """The memo of operations' answers on formulas; None where facts are in force or guards are
+    collected (an answer there may rest on them, or must record them again)."""
+    if _FACTS.get() or _GUARDS.get() is not None:
+        return None
+    if len(_ANSWERS) >= _ANSWERS_MAX:
+        _ANSWERS.clear()
+    return _ANSWERS
 
 
 def clear_caches(symbols: bool = False) -> None:
@@ -83,6 +102,7 @@ def clear_caches(symbols: bool = False) -> None:
     for fn in (_prove_sym, _bounds, _powers, _pin_walk, value_set):
         fn.cache_clear()
     _MEMO.clear()
+    _ANSWERS.clear()
     if symbols:
         _fresh.cache_clear()
         _OP_CANDIDATES.clear()

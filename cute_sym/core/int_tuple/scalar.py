@@ -311,16 +311,39 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         return cdiv(a + b - 1, b)
     # a dynamic number (a pinned ceil_div, such as the 1 a fold carries): its int, the result
     # dynamic as before (two numbers: the int answer as a dynamic number)
-    if is_expr(b) and b.is_Integer:
-        if not is_expr(a) or a.is_Integer:
+    # (getattr: a sympy integer's flag; an int has none, and is_expr costs a call)
+    if getattr(b, "is_Integer", False):
+        if type(a) is int or a.is_Integer:
             return norm(sympy.Integer(cdiv(int(a) + int(b) - 1, int(b))))
         b = int(b)
-    elif is_expr(a) and a.is_Integer:
+    elif getattr(a, "is_Integer", False):
         if type(b) is int:
             return norm(sympy.Integer(cdiv(int(a) + b - 1, b)))
         a = int(a)      # b is a formula: so is the result
     if type(b) is int and b == 1:
         return a
+    # the quick answers (an exact quotient of a scaled symbol, 1 for a number below every value)
+    if type(b) is int:
+        if b > 0:
+            k, x = scaled_symbol(a)
+            if x is not None and (k * symbol_facts(x)[0]) % b == 0:
+                return norm(div(a, b))
+    elif type(a) is int and a >= 1:
+        lo, hi = decide.bounds(b)
+        if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
+            return norm(sympy.Integer(1))
+    # a formula (a number on the other side is an int now): its answer again, or the steps
+    memo = decide.answers()
+    if memo is None:
+        return _ceil_div_formula(a, b)
+    key = ("ceil_div", a, b)
+    r = memo.get(key)
+    if r is None:
+        r = memo[key] = _ceil_div_formula(a, b)
+    return r
+
+
+def _ceil_div_formula(a: IntLike, b: IntLike) -> IntLike:
     # the usual cases of a fold, read off a symbol's facts (the answers the general path gives)
     sa: Any = a
     sb: Any = b
