@@ -313,7 +313,7 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     # dynamic as before (two numbers: the int answer as a dynamic number)
     # (getattr: a sympy integer's flag; an int has none, and is_expr costs a call)
     if getattr(b, "is_Integer", False):
-        if type(a) is int or a.is_Integer:
+        if type(a) is int or getattr(a, "is_Integer", False):
             return norm(sympy.Integer(cdiv(int(a) + int(b) - 1, int(b))))
         b = int(b)
     elif getattr(a, "is_Integer", False):
