@@ -86,6 +86,7 @@ def _complement(layout: Any, cotarget: Any = None) -> Layout:
         fast = _complement_ints(layout, layout._shape, layout._stride, c, False) if nonzero else None
         if fast is not None:
             return fast     # its extents are positive by construction
+        cotarget = c
     return _positive_extents(layout, _complement_raw(layout, cotarget))
 
 

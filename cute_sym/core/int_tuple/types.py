@@ -80,8 +80,8 @@ def unwrap(x: Any) -> Any:
         return x
     if t is tuple or t is Tup:
         for e in x:
-            if type(e) is not int:
-                break
+            if type(e) is not int and not is_basic(e):
+                break       # (a symbolic extent is kept as it is, like an int)
         else:
             return x if t is tuple else tuple(x)
         return tuple([unwrap(e) for e in x])
