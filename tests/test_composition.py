@@ -196,6 +196,28 @@ def test_digits_fit_at_values_over_a_symbolic_base(modes: list[tuple[int, int]],
     assert _digits_fit_at_values(modes, n, n) is None       # the same symbol twice: not independent
 
 
+@given(st.sampled_from([1, 2, 3, 4, 8]), st.integers(1, 12), st.sampled_from([None, 16, 64]),
+       st.sampled_from([1, 2, 4, 8]), st.integers(1, 9), st.integers(1, 40))
+def test_stride_fits_at_every_value(dv: int, lo: int, hi: int | None, tdv: int, tlo: int, c: int) -> None:
+    """Stride Divisibility ``cs | r or r < cs`` read off values: a True verdict holds at every allowed
+    value of the extent ``cs``, for a static stride ``r = c`` and for the formula ``ceil_div(c, T)``
+    (another symbol, its few values), at every pair of values."""
+    from cute_sym.algebra.composition import _stride_fits
+    from cute_sym.core.int_tuple import ceil_div
+    assume(hi is None or lo <= hi)
+    cs_ = cs.Dyn("cs", divisible_by=dv, min=lo, **({} if hi is None else {"max": hi}))
+    t = cs.Dyn("T", divisible_by=tdv, min=tlo)
+    values = [v for v in range(dv, 400, dv) if v >= lo and (hi is None or v <= hi)]
+    assume(values)
+    fits = lambda r, v: r % v == 0 or r < v     # noqa: E731
+    if _stride_fits(cs_, c):
+        assert all(fits(c, v) for v in values), (dv, lo, hi, c)
+    r = ceil_div(c, t)
+    if _stride_fits(cs_, r):
+        ts = [k for k in range(tdv, 400, tdv) if k >= tlo]
+        assert all(fits(-(-c // k), v) for k in ts for v in values), (dv, lo, hi, tdv, tlo, c)
+
+
 @pytest.mark.parametrize("lhs, rhs", [
     ("(S0,S1,S2):(_1,_4,_32)", "(_2,_2,_2):(_2,_8,_1)"),       # pycute's test 8, extents symbolic
     ("(S0,S1,S2):(_2,_8,_1)", "(_2,_2,_2):(_1,_8,_2)"),        # pycute's test 9

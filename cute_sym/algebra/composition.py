@@ -12,6 +12,7 @@ else:
 from ..core.lazy import is_expr
 
 from ..core import decide
+from ..core.decide.values import value_set
 from ..core.errors import DivisibilityError, UndecidableError
 from ..core.int_tuple import (
     _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin, whole_multiple,
@@ -203,6 +204,8 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
         apart = ("!=", ld[i + 1], _mul(cs, ld[i]))
         big = decide.prove(">=", ls[i + 1], 2)
         if big:
+            if decide.prove(*apart):
+                return      # the modes stay apart (the usual case): the bound on the rest unasked
             alts.append(apart)
         elif big is None and decide.prove(*apart) is not False and all(decide.prove(*a) is False for a in alts):
             # modes i and i+1 stay apart only where s_{i+1} >= 2 as well, and nothing else is
@@ -228,7 +231,13 @@ def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     """
     if type(r) is not int:
         if not (is_expr(r) and r.is_Integer):
-            return False
+            # a formula stride (a ceil_div the fold carries): below every value of cs by the
+            # bounds alone (the usual answer), or each of its few values fits every value of cs
+            # (every pair of values, a superset of those taken together: sound); else the questions
+            if decide.by_bounds("<", r, cs) is True:
+                return True
+            vals = value_set(r) if type(cs) is not int else None
+            return vals is not None and len(vals[0]) <= 8 and all(v >= 1 and _stride_fits(cs, v) for v in vals[0])
         r = int(r)      # a dynamic number (the 1 a fold carries): its value
     if r > 64 or type(cs) is int:
         return False

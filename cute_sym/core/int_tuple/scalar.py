@@ -75,7 +75,9 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
             # a positive b, unbounded above, does not divide a at large values: floor(a/b),
             # pinned where the bounds allow, as the steps below would give it
             return _pinned(_rounded(sympy.floor, div(a, b)))
-    if decide.require("==", b, 0, assume=False, why="division"):
+    # (a formula positive by its structure, the usual divisor, is no 0: no question)
+    if not (type(b) is not int and decide.positive_by_shape(b)) and \
+            decide.require("==", b, 0, assume=False, why="division"):
         raise DivisibilityError(f"division by zero: {b} == 0")
     if decide.prove("|", b, a):
         sb = sympy.sympify(b)
