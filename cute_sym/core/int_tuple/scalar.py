@@ -333,7 +333,7 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
     elif type(a) is int and a >= 1:
         lo, hi = decide.bounds(b)
         if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
-            return norm(sympy.Integer(1))
+            return norm(sympy.S.One)
     # a formula (a number on the other side is an int now): its answer again, or the steps
     memo = decide.answers()
     if memo is None:
@@ -362,7 +362,7 @@ def _ceil_div_formula(a: IntLike, b: IntLike) -> IntLike:
         lo, hi = decide.bounds(sb)
         if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
             # every value of b is at least a (and b is not pinned to a): ceil(a/b) is 1
-            return norm(sympy.Integer(1))
+            return norm(sympy.S.One)
         x = scaled_symbol(sb)[1]
         if x is not None and _unbounded(x, 1):
             # a positive b, unbounded above, does not divide a at large values, and is below a
@@ -403,7 +403,7 @@ def _ceil_div_values(a: Any, b: Any) -> Optional[IntLike]:
         return None
     lo_a, hi_a = decide.bounds(a)
     if lo_a is not None and lo_a >= 1 and hi_a is not None and hi_a <= lo_b:
-        return norm(sympy.Integer(1))
+        return norm(sympy.S.One)
     k, x = scaled_symbol(a)
     if x is None or not _unbounded(x, 0) or decide.mentions(b, x):
         return None
