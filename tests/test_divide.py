@@ -162,3 +162,51 @@ def test_tiler_first_is_the_general_order() -> None:
                     assert got == want, (L, t, got, want)
                     seen["ok" if got[0] == "ok" else "err"] += 1
     assert seen["ok"] > 100 and seen["err"] > 50, seen
+
+
+@given(st.integers(2, 4), st.sampled_from([2, 4, 8, 16, 32]), st.sampled_from([1, 2, 4]), st.sampled_from([2, 4, 8, 16]),
+       st.lists(st.tuples(st.sampled_from([1, 2, 4, 6]), st.integers(1, 3), st.booleans()), min_size=3, max_size=3),
+       st.lists(st.sampled_from([0, 1, 2, 32, -3, "K", "S0"]), min_size=4, max_size=4), st.booleans())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_unit_tile_first_is_the_general_steps(rank: int, d0: int, k: int, t: int,
+                                              rest: list[tuple[int, int, bool]], strides: list[object],
+                                              same: bool) -> None:
+    """The unit tile read off at once (``t:1`` over ``(k*S0, S1, ..)``) is the layout the general
+    steps build, leaf for leaf (static and dynamic alike), wherever it answers; and every answer
+    is ``layout(tiled(i))`` at values of the symbols."""
+    import importlib
+    from cute_sym import Dyn
+    from cute_sym.core import decide
+    div = importlib.import_module("cute_sym.algebra.divide")
+    comp = importlib.import_module("cute_sym.algebra.complement")
+    compo = importlib.import_module("cute_sym.algebra.composition")
+    from cute_sym.algebra._util import _flat
+    from cute_sym.algebra.coalesce import _bw_sd
+    S0 = Dyn("S0", divisible_by=d0)
+    syms = {"S0": S0, "K": Dyn("K", divisible_by=16)}
+    ext: list[object] = [k * S0]
+    for j, (dv, lo, bounded) in enumerate(rest[:rank - 1]):
+        ext.append(S0 if same and j == 0 else Dyn(f"S{j + 1}", divisible_by=dv, min=lo, **({"max": 64} if bounded else {})))
+    std = tuple(syms[x] if isinstance(x, str) else x for x in strides[:rank])
+    L = make_layout(tuple(ext), std)
+    T = parse(f"_{t}:_1")
+    fl_s, fl_d = _flat(L)
+    n = len(fl_s)
+    fs, fd = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
+    decide.clear_caches()
+    quick = div._unit_tile_first(fs, fd, T)
+    assume(quick is not None)
+    decide.clear_caches()
+    head = compo._compose_impl(fs, fd, T._shape, T._stride)
+    C = comp._complement(T, fs)
+    tail = compo._compose_impl(fs, fd, C._shape, C._stride)
+    general = Layout((head._shape, tail._shape), (head._stride, tail._stride))
+    assert f"{quick}" == f"{general}" and quick == general, (L, t, quick, general)
+    assert f"{div._logical_divide(L, T)}" == f"{quick}"
+    for v in (1, 2):        # small values: the check walks every coordinate
+        values = {"S0": d0 * v, "K": 16 * v}
+        values.update({f"S{j + 1}": dv * (-(-lo // dv) + v - 1) for j, (dv, lo, _) in enumerate(rest)})
+        if cs.size(cs.subs(L, values)) > 4096:
+            continue
+        A = cs.subs(L, values)
+        check_logical_divide(A, T, cs.subs(quick, values))

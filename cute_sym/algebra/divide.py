@@ -15,7 +15,9 @@ from ..core.int_tuple import (
     _, leaves, unwrap, zip2_by,
 )
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
-from ._util import _flat, _composed_dispatch
+from ..core.integers import scaled_symbol, symbol_facts
+from ..core.monomials import div
+from ._util import _flat, _composed_dispatch, _mul
 from .coalesce import _bw_sd, _transform_layout
 from .complement import _complement, _complement_ints
 from .composition import _compose_impl, _composition_cute
@@ -69,6 +71,9 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
     n = len(fl_s)
     flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
     last = fl_s[n - 1]
+    quick = _unit_tile_first(flat_s, flat_d, tiler)
+    if quick is not None:
+        return quick
     if not (type(last) is int and last == 1) and _tiler_first(tiler, flat_s):
         # the tiler's modes compose on their own (mode by mode, as CuTe composes): an open or
         # refused tiler fold ends the call before the complement's symbolic rest is built
@@ -82,6 +87,40 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
         return _compose_impl(flat_s, flat_d, (tiler._shape, comp._shape), (tiler._stride, comp._stride))
     full = _mk((tiler._shape, comp._shape), (tiler._stride, comp._stride))
     return _composition_cute(layout, full)
+
+
+def _unit_tile_first(flat_s: Any, flat_d: Any, tiler: Layout) -> Any:
+    """The usual symbolic tile, read off at once: a static ``t:1`` over a flat layout
+    ``(s0,s1,..):(d0,d1,..)`` whose first extent ``s0 = k*S`` is a multiple of ``t`` at every value
+    (``S`` unbounded above) and whose other extents are symbols unbounded above. The general
+    steps (tiler fold, complement, rest fold) give ``(t,(s0/t,s1,..)):(d0,(t*d0,d1',..))``: the
+    tile ends inside ``s0`` (``t <= s0``), the rest steps over ``s0`` evenly and carries a dynamic
+    1, which makes every later stride ``d_i'`` dynamic. None for any other case (the steps).
+
+    @post the very layout :func:`_logical_divide`'s steps build (``tests/test_divide.py`` compares
+          them, static and dynamic leaves included).
+    """
+    if type(flat_s) is not tuple or tiler._stride != 1 or type(tiler._stride) is not int:
+        return None
+    t = tiler._shape
+    if type(t) is not int or t < 2 or not decide.unconditional():
+        return None
+    k, x = scaled_symbol(flat_s[0])
+    if x is None:
+        return None
+    d, lo, hi = symbol_facts(x)
+    if hi is not None or lo is None or lo < 1 or (k * d) % t:
+        return None
+    for e in flat_s[1:]:
+        if type(e) is int or not e.is_Symbol or not e.is_integer:
+            return None
+        _, elo, ehi = symbol_facts(e)
+        if ehi is not None or elo is None or elo < 1:
+            return None
+    one = sympy.S.One       # ceil_div(t, s0): the dynamic 1 the rest carries past s0
+    d0 = flat_d[0]
+    rest_d = tuple([_mul(one, e) for e in flat_d[1:]])
+    return _mk((t, (div(flat_s[0], t),) + flat_s[1:]), (_mul(1, d0), (_mul(t, d0),) + rest_d))
 
 
 def _tiler_first(tiler: Layout, shape: Any) -> bool:
