@@ -221,12 +221,16 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
 def _stride_fits(cs: IntLike, r: IntLike) -> bool:
     """``cs | r or r < cs`` for every value of a symbolic extent ``cs``, when ``r`` is a small static
     stride: checked value by value over the extent's possible values up to ``r`` (for a symbol,
-    the multiples of its divisor in its bounds).
+    the multiples of its divisor in its bounds); for a formula ``r`` of few values (a ceil_div the
+    fold carries), each of them in turn. False: not shown this way (the questions decide).
 
     >>> from cute_sym.core.integers import Dyn
+    >>> from cute_sym.core.int_tuple import ceil_div
     >>> _stride_fits(Dyn("S", divisible_by=4), 8), _stride_fits(Dyn("S", divisible_by=2), 8)
     (True, False)
     >>> _stride_fits(Dyn("T", min=2), sympy.Integer(1))     # a dynamic 1: every T >= 2 is above it
+    True
+    >>> _stride_fits(Dyn("T", divisible_by=2), ceil_div(8, Dyn("S", divisible_by=4)))   # 1 or 2
     True
     """
     if type(r) is not int:

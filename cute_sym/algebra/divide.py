@@ -100,7 +100,7 @@ def _unit_tile_first(flat_s: Any, flat_d: Any, tiler: Layout) -> Any:
     @post the very layout :func:`_logical_divide`'s steps build (``tests/test_divide.py`` compares
           them, static and dynamic leaves included).
     """
-    if type(flat_s) is not tuple or tiler._stride != 1 or type(tiler._stride) is not int:
+    if type(flat_s) is not tuple or type(tiler._stride) is not int or tiler._stride != 1:
         return None
     t = tiler._shape
     if type(t) is not int or t < 2 or not decide.unconditional():

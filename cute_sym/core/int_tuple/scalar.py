@@ -324,15 +324,16 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
         a = int(a)      # b is a formula: so is the result
     if type(b) is int and b == 1:
         return a
-    # the quick answers (an exact quotient of a scaled symbol, 1 for a number below every value)
+    # the quick answers, read off a symbol's facts (the answers the general path gives)
     if type(b) is int:
         if b > 0:
             k, x = scaled_symbol(a)
             if x is not None and (k * symbol_facts(x)[0]) % b == 0:
-                return norm(div(a, b))
+                return norm(div(a, b))       # b divides k times the symbol's divisor: exact
     elif type(a) is int and a >= 1:
         lo, hi = decide.bounds(b)
         if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
+            # every value of b is at least a (and b is not pinned to a): ceil(a/b) is 1
             return norm(sympy.S.One)
     # a formula (a number on the other side is an int now): its answer again, or the steps
     memo = decide.answers()
@@ -346,27 +347,26 @@ def _ceil_div1(a: IntLike, b: IntLike) -> IntLike:
 
 
 def _ceil_div_formula(a: IntLike, b: IntLike) -> IntLike:
+    """ceil_div of a formula and a formula or int (numbers as ints).
+
+    @pre the quick answers of :func:`_ceil_div1` did not apply: ``b`` an int does not divide ``k``
+         times the divisor of ``a = k*S``; ``a`` an int is not below every value of ``b``.
+    """
     # the usual cases of a fold, read off a symbol's facts (the answers the general path gives)
     sa: Any = a
     sb: Any = b
     if type(b) is int and b > 0:
         k, x = scaled_symbol(sa)
-        if x is not None:
-            if (k * symbol_facts(x)[0]) % b == 0:
-                return norm(div(sa, b))       # b divides k times the symbol's divisor: exact
-            if _unbounded(x, 0):
-                # b does not divide every value, none is negative, and the ceiling takes every
-                # value from its least on: the formula, as the steps below would give it
-                return norm(_rounded(sympy.ceiling, div(sa, b)))
+        if x is not None and _unbounded(x, 0):
+            # b does not divide every value (@pre), none is negative, and the ceiling takes
+            # every value from its least on: the formula, as the steps below would give it
+            return norm(_rounded(sympy.ceiling, div(sa, b)))
     elif type(a) is int and a >= 1:
-        lo, hi = decide.bounds(sb)
-        if lo is not None and (lo > a or lo == a and (hi is None or hi > lo)):
-            # every value of b is at least a (and b is not pinned to a): ceil(a/b) is 1
-            return norm(sympy.S.One)
+        # (some value of b is at most a, or b is pinned to a: @pre)
         x = scaled_symbol(sb)[1]
         if x is not None and _unbounded(x, 1):
             # a positive b, unbounded above, does not divide a at large values, and is below a
-            # at its least (above): ceil(a/b) takes more than one value, the formula
+            # at its least (@pre): ceil(a/b) takes more than one value, the formula
             return norm(_rounded(sympy.ceiling, div(a, sb)))
     elif type(a) is not int and type(b) is not int:
         q = _int_quotient(sa, sb, True)
@@ -379,7 +379,7 @@ def _ceil_div_formula(a: IntLike, b: IntLike) -> IntLike:
         return cdiv(a, b)
     if decide.prove(">", b, 0) and decide.prove(">=", a, 0):
         q = _rounded(sympy.ceiling, div(a, b))
-        # a number over k*S, S unbounded above, not pinned to 1 (checked above), takes more
+        # a number over k*S, S unbounded above, not pinned to 1 (@pre), takes more
         # than one value (1 for large b): no bounds to compute
         if type(a) is int:
             x = scaled_symbol(sb)[1]
