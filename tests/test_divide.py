@@ -167,7 +167,7 @@ def test_tiler_first_is_the_general_order() -> None:
 @given(st.integers(2, 4), st.sampled_from([2, 4, 8, 16, 32]), st.sampled_from([1, 2, 4]), st.sampled_from([2, 4, 8, 16]),
        st.lists(st.tuples(st.sampled_from([1, 2, 4, 6]), st.integers(1, 3), st.booleans()), min_size=3, max_size=3),
        st.lists(st.sampled_from([0, 1, 2, 32, -3, "K", "S0"]), min_size=4, max_size=4), st.booleans())
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_unit_tile_first_is_the_general_steps(rank: int, d0: int, k: int, t: int,
                                               rest: list[tuple[int, int, bool]], strides: list[object],
                                               same: bool) -> None:
