@@ -81,12 +81,18 @@ def _at(point: dict[str, int]) -> str:
 
 
 def _template(x: Any, out: list[Any]) -> Any:
-    """``x`` with each integer leaf replaced by its index in ``out`` (where it is appended); a
-    layout becomes ``(_LAYOUT, shape, stride)``."""
+    """``x`` with each integer leaf replaced by its index in ``out`` (where it is appended), a
+    flat tuple of integers by the ``slice`` of ``out`` it fills (one step to rebuild); a layout
+    becomes ``(_LAYOUT, shape, stride)``."""
     if isinstance(x, Layout):
         return (_LAYOUT, _template(x._shape, out), _template(x._stride, out))
     if type(x) is tuple:
-        return tuple([_template(e, out) for e in x])
+        for e in x:
+            if type(e) is not int and not is_expr(e):
+                return tuple([_template(e, out) for e in x])
+        start = len(out)
+        out.extend(x)
+        return slice(start, len(out))
     if type(x) is int or is_expr(x):
         out.append(x)
         return len(out) - 1
@@ -108,6 +114,8 @@ def _fill(t: Any, values: list[int]) -> Any:
     """The argument a template stands for, at ``values``."""
     if type(t) is int:
         return values[t]
+    if type(t) is slice:
+        return tuple(values[t])
     if type(t) is tuple:
         if t and t[0] is _LAYOUT:
             return _mk_static(_fill(t[1], values), _fill(t[2], values))
