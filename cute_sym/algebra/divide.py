@@ -71,9 +71,16 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
     n = len(fl_s)
     flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
     last = fl_s[n - 1]
-    quick = _unit_tile_first(flat_s, flat_d, tiler)
-    if quick is not None:
-        return quick
+    if not (type(last) is int and last == 1):     # (a last static 1 stays: CuTe's coalesce_x)
+        quick = _unit_tile_first(flat_s, flat_d, tiler)
+        if quick is not None:
+            return quick
+    return _divide_steps(layout, tiler, flat_s, flat_d, last)
+
+
+def _divide_steps(layout: Layout, tiler: Layout, flat_s: Any, flat_d: Any, last: Any) -> Any:
+    """logical_divide's general steps, on ``layout`` flattened and coalesced to ``flat_s:flat_d``
+    (``last``: the last extent before coalescing); the reference of :func:`_unit_tile_first`."""
     if not (type(last) is int and last == 1) and _tiler_first(tiler, flat_s):
         # the tiler's modes compose on their own (mode by mode, as CuTe composes): an open or
         # refused tiler fold ends the call before the complement's symbolic rest is built
