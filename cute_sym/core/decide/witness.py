@@ -9,7 +9,6 @@ facts (divisor, bounds) are then all there is, and every value they allow is a r
 """
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-from ..integers import PLAIN_ASSUMPTIONS, symbol_facts
+from ..integers import PLAIN_ASSUMPTIONS, symbol_facts, symbolic_module
 from .base import Rel
 
 
@@ -53,15 +52,6 @@ def _points(cands: list[list[int]], max_points: int = _MAX_POINTS) -> Iterator[t
             yield tuple(c[min(k, len(c) - 1)] for c in cands)
 
 
-def _dyn_symbol() -> Any:
-    # from sys.modules: an import statement costs more than the rest of _candidates
-    mod = sys.modules.get("cute_sym.core.symbolic")
-    if mod is None:
-        from ..symbolic import DynSymbol
-        return DynSymbol
-    return mod.DynSymbol
-
-
 class _Undefined(Exception):
     pass
 
@@ -71,7 +61,7 @@ class _Undefined(Exception):
 def _candidates(s: Any, steps: tuple[int, ...] = _STEPS) -> Optional[list[int]]:
     """Allowed values of the symbol (multiples of its divisor in its bounds); None for a symbol
     whose facts are not all in ``(divisor, lo, hi)``."""
-    if s.is_integer is not True or not (type(s) is sympy.Symbol or isinstance(s, _dyn_symbol())):
+    if s.is_integer is not True or not (type(s) is sympy.Symbol or isinstance(s, symbolic_module().DynSymbol)):
         return None
     orig = getattr(s, "_assumptions_orig", None)
     if orig is None or not PLAIN_ASSUMPTIONS.issuperset(orig):
