@@ -227,38 +227,33 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
 def smin(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return a if a <= b else b
-    if type(a) is not int and type(b) is not int:
-        # two formulas: the bounds first, both ways. One side below the other at every value by
-        # the intervals alone skips a full question the other way round (b <= a everywhere: b,
-        # even where a == b). A number against a formula has quicker exact paths in prove.
-        quick = decide.by_bounds("<=", a, b)
-        if quick is not None:
-            return a if quick else b
-        if decide.by_bounds("<=", b, a):
-            return b
-    first = decide.prove("<=", a, b)
-    if first is not None:
-        return a if first else b        # refuted: a > b at every value
-    if decide.prove("<=", b, a):
-        return b
-    return _minmax(sympy.Min, a, b)     # the order is undecided: no sympy search for one
+    return _pick("<=", a, b, sympy.Min)
 
 
 def smax(a: IntLike, b: IntLike) -> IntLike:
     if type(a) is int and type(b) is int:
         return a if a >= b else b
+    return _pick(">=", a, b, sympy.Max)
+
+
+def _pick(rel: decide.Rel, a: IntLike, b: IntLike, f: Any) -> IntLike:
+    """``a`` where ``a rel b`` at every value, ``b`` where ``b rel a`` (or ``a rel b`` is refuted);
+    else ``f(a, b)`` (sympy's Min or Max) unevaluated: the order is undecided, no sympy search."""
     if type(a) is not int and type(b) is not int:
-        quick = decide.by_bounds(">=", a, b)     # as in smin
+        # two formulas: the bounds first, both ways. One side below the other at every value by
+        # the intervals alone skips a full question the other way round (b rel a everywhere: b,
+        # even where a == b). A number against a formula has quicker exact paths in prove.
+        quick = decide.by_bounds(rel, a, b)
         if quick is not None:
             return a if quick else b
-        if decide.by_bounds(">=", b, a):
+        if decide.by_bounds(rel, b, a):
             return b
-    first = decide.prove(">=", a, b)
+    first = decide.prove(rel, a, b)
     if first is not None:
-        return a if first else b        # refuted: a < b at every value
-    if decide.prove(">=", b, a):
+        return a if first else b        # refuted: the other order at every value
+    if decide.prove(rel, b, a):
         return b
-    return _minmax(sympy.Max, a, b)
+    return _minmax(f, a, b)
 
 
 def _minmax(f: Any, a: IntLike, b: IntLike) -> Any:
