@@ -258,13 +258,9 @@ def composition(lhs: _Union[AnyLayout, Swizzle, Tensor], rhs: _Union[Tiler, Comp
 
 
 def _check_cotarget(cotarget: _Any) -> None:
-    if type(cotarget) is int:       # the usual cotarget, without the walk over leaves
-        if cotarget < 1:
-            raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
-    elif cotarget is not None:
-        for c in _it.iter_leaves(cotarget):
-            if type(c) is int and c < 1:
-                raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
+    leaves = (cotarget,) if type(cotarget) is int else () if cotarget is None else _it.iter_leaves(cotarget)
+    if any(type(c) is int and c < 1 for c in leaves):
+        raise LayoutError(f"complement: the cotarget must be positive, got {cotarget}")
 
 
 def _complement(layout: _Any, cotarget: _Any = None) -> _Any:
@@ -273,7 +269,8 @@ def _complement(layout: _Any, cotarget: _Any = None) -> _Any:
 
 
 def _complement_plain(layout: _Any, cotarget: _Any = None) -> _Any:
-    _check_cotarget(cotarget)
+    if type(cotarget) is not int or cotarget < 1:       # (a positive int, the usual: no call)
+        _check_cotarget(cotarget)
     return _plain_alg.complement(layout, cotarget)
 
 

@@ -207,16 +207,17 @@ def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
     n_req = len(params) - len(defaults)
     sig = ", ".join(f"{p}=_MISSING" if i < n_req else f"{p}=None" for i, p in enumerate(params))
     # the other arguments: parsed Tup/StaticInt are unwrapped first (cheap: a type test)
-    unwrap = "".join(f"    if type({p}) in _WRAPPED:\n        {p} = _unwrap_static({p})\n" for p in rest)
+    unwrap = "".join(f"    if type({p}) is _StaticInt:\n        {p} = _int({p})\n"
+                     f"    elif type({p}) is _Tup:\n        {p} = _unwrap_static({p})\n" for p in rest)
     # (a static layout's cached flag and a None are read inline: the common cases cost no call)
-    more = "".join(f" and ({p} is None or _plain_arg({p}))" for p in rest)
+    more = "".join(f" and ({p} is None or type({p}) is int or _plain_arg({p}))" for p in rest)
     kern = "" if kernel is None else _KERNEL.format(first=first, nones="".join(f" and {p} is None" for p in rest))
     src = _TEMPLATE.format(name=name, params=sig, first=first, more=more, args=", ".join(params), unwrap=unwrap,
                            kernel=kern)
     env: dict[str, Any] = {
         "_Layout": Layout, "_plain_layout": plain_layout, "_plain_arg": plain_arg, "_plain": plain,
         "_general": general, "_LayoutError": LayoutError, "_is_misuse": is_misuse, "_misuse": misuse,
-        "_WRAPPED": (Tup, StaticInt), "_kernel": kernel, "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
+        "_StaticInt": StaticInt, "_Tup": Tup, "_int": int, "_kernel": kernel, "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
     }
     exec(src, env)  # noqa: S102 - a fixed template over identifiers from the public signatures
     f: Callable[..., Any] = env[name]
