@@ -435,4 +435,24 @@ def _pin_walk(e: sympy.Expr) -> sympy.Expr:
     new = [a if a.is_Atom else _pin_walk(a) for a in args]
     if all(x is y for x, y in zip(new, args)):
         return e
+    if f is sympy.Min or f is sympy.Max:
+        return _minmax_pinned(f, new)
     return f(*new)
+
+
+def _minmax_pinned(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
+    """``f(*args)`` (sympy's Min or Max) with its numbers folded into one and the rest kept as they
+    are: not sympy's evaluation, which compares every pair of arguments (``factor_terms`` and
+    assumption queries, open-ended).
+
+    >>> x = sympy.Symbol("x", integer=True, positive=True)
+    >>> _minmax_pinned(sympy.Min, [sympy.Integer(2), sympy.Integer(1)]), _minmax_pinned(sympy.Max, [sympy.Integer(3), x])
+    (1, Max(3, x))
+    """
+    nums = [a for a in args if a.is_Number]
+    if len(nums) > 1 or nums and len(nums) == len(args):
+        folded = min(nums) if f is sympy.Min else max(nums)
+        args = [folded] + [a for a in args if not a.is_Number]
+    if len(args) == 1:
+        return args[0]
+    return f(*args, evaluate=False)
