@@ -11,7 +11,6 @@ import io
 import re
 import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 from contextlib import redirect_stdout
 from typing import Any, Optional
@@ -231,12 +230,10 @@ def tv_128x128() -> Any:
     return cs.composition(cs.right_inverse(mn), cs.make_layout((128, 128)))
 
 
-def test_128x128_tv_is_fast_and_small() -> None:
+def test_128x128_tv_is_small() -> None:
+    """(Its speed is measured in benchmarks/bench_pictures.py, not asserted here.)"""
     tv = tv_128x128()
-    t = time.perf_counter()
     svg = cs.svg_tv(tv, (128, 128))
-    elapsed = time.perf_counter() - t
-    assert elapsed < 1.0
     assert len(svg) < 64 * 128 * 128                    # bytes per cell, T/V text included
     assert len(svg) < len(cs.latex_tv(tv, (128, 128)))  # smaller than CuTe's TikZ
     root = ET.fromstring(svg)

@@ -186,15 +186,12 @@ def test_guard_conditions_are_simplified() -> None:
     assert not g.holds({"h": 1})                 # a symbol without a value: not known to hold
 
 
-def test_guard_holds_is_exact_and_fast() -> None:
+def test_guard_holds_is_exact() -> None:
     a, b = Dyn("a"), Dyn("b")
     with cs.collect_guards() as g:
         require("|", sympy.Min(a, 4), 12)
         require("|", b, sympy.ceiling(12 / sympy.Min(a, 4)))
-    import time
-    t = time.perf_counter()
     ok = [(x, y) for x in range(1, 9) for y in range(1, 9) if g.holds({"a": x, "b": y})]
-    assert time.perf_counter() - t < 1.0
     assert ok == [(x, y) for x in range(1, 9) for y in range(1, 9)
                   if 12 % min(x, 4) == 0 and -(-12 // min(x, 4)) % y == 0]
 
