@@ -35,10 +35,10 @@ _MAX_SYMBOLS = 2
 def _points(cands: list[list[int]], max_points: int = _MAX_POINTS) -> Iterator[tuple[int, ...]]:
     """At most ``max_points`` values: all symbols at their least, then step by step each
     symbol alone (the others at their least) and all of them together."""
-    least = tuple(c[0] for c in cands)
+    least = tuple([c[0] for c in cands])
     yield least
     count = 1
-    for k in range(1, max(len(c) for c in cands)):
+    for k in range(1, max(map(len, cands))):
         for j, c in enumerate(cands):
             if k < len(c):
                 if count >= max_points:
@@ -299,20 +299,23 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
     >>> [v for _, v in leaf_values([2, M, sympy.sympify(M) / 4], 3)]
     [[2, 4, 1], [2, 12, 3], [2, 8, 2]]
     """
-    base = [x if type(x) is int else 0 for x in leaves]
-    where = [pos for pos, x in enumerate(leaves) if type(x) is not int]     # the formula leaves
-    exprs = [leaves[pos] for pos in where]       # sympy formulas already (the ints are in base)
-    f: Callable[[tuple[int, ...]], list[tuple[int, int]]]
+    where: list[int] = []       # the formula leaves' places (sympy formulas already)
+    exprs: list[Any] = []
+    for pos, x in enumerate(leaves):
+        if type(x) is not int:
+            where.append(pos)
+            exprs.append(x)
+    f: Optional[Callable[[tuple[int, ...]], list[tuple[int, int]]]] = None
+    picks: list[int] = []
     if all(e.is_Symbol for e in exprs):
         # the usual arguments (symbolic extents): each leaf is a symbol's value, nothing to compile
         order: dict[Any, int] = {}
         for e in exprs:
-            order.setdefault(e, len(order))
+            k = order.get(e)
+            if k is None:
+                k = order[e] = len(order)
+            picks.append(k)
         syms = list(order)
-        picks = [order[e] for e in exprs]
-
-        def f(p: tuple[int, ...]) -> list[tuple[int, int]]:
-            return [(p[k], 1) for k in picks]
     else:
         ev = evaluator(exprs)
         if ev is None:
@@ -335,11 +338,16 @@ def leaf_values(leaves: Sequence[Any], max_points: int) -> Optional[Iterator[tup
 
     def gen() -> Iterator[tuple[dict[str, int], list[int]]]:
         for p in _points(cands, max_points):
+            out = list(leaves)      # (every formula's place is filled below, or the point skipped)
+            if f is None:
+                for pos, k in zip(where, picks):
+                    out[pos] = p[k]
+                yield dict(zip(names, p)), out
+                continue
             try:
                 vals = f(p)
             except _Undefined:
                 continue
-            out = base[:]
             for pos, (n, d) in zip(where, vals):
                 if n % d:
                     break
