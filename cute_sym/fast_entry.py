@@ -217,7 +217,8 @@ def make_entry(name: str, params: tuple[str, ...], defaults: tuple[Any, ...],
     env: dict[str, Any] = {
         "_Layout": Layout, "_plain_layout": plain_layout, "_plain_arg": plain_arg, "_plain": plain,
         "_general": general, "_LayoutError": LayoutError, "_is_misuse": is_misuse, "_misuse": misuse,
-        "_StaticInt": StaticInt, "_Tup": Tup, "_int": int, "_kernel": kernel, "_unwrap_static": _unwrap_static, "_MISSING": _MISSING,
+        "_StaticInt": StaticInt, "_Tup": Tup, "_int": int, "_kernel": kernel, "_unwrap_static": _unwrap_static,
+        "_MISSING": _MISSING,
     }
     exec(src, env)  # noqa: S102 - a fixed template over identifiers from the public signatures
     f: Callable[..., Any] = env[name]

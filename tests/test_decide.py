@@ -244,8 +244,11 @@ def test_pinned_keeps_the_value() -> None:
     for d in (1, 2, 4, 8):
         s = Dyn(f"P{d}", divisible_by=d)
         for c in range(1, 20):
-            for e in (sympy.ceiling(sympy.Integer(c) / s), sympy.floor(sympy.Integer(c) / s),
-                      7 * s / sympy.ceiling(sympy.Integer(c) / s)):
+            up, down = sympy.ceiling(sympy.Integer(c) / s), sympy.floor(sympy.Integer(c) / s)
+            # mins and maxes with a pinned argument are rebuilt without sympy's evaluation
+            mm = [f(*args, evaluate=False) for f in (sympy.Min, sympy.Max)
+                  for args in ((2, up), (up, s / d), (down, 1, 3), (2 * s, up, down))]
+            for e in (up, down, 7 * s / up, *mm, 5 / sympy.Min(4, up, evaluate=False)):
                 p = _pinned(e)
                 for v in _multiples(d, 1)[:30]:
                     assert p.subs(s, v) == e.subs(s, v), (d, c, e, p, v)

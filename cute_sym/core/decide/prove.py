@@ -442,12 +442,15 @@ def _pin_walk(e: sympy.Expr) -> sympy.Expr:
 
 def _minmax_pinned(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
     """``f(*args)`` (sympy's Min or Max) with its numbers folded into one and the rest kept as they
-    are: not sympy's evaluation, which compares every pair of arguments (``factor_terms`` and
-    assumption queries, open-ended).
+    are, as the algebra builds its mins (``int_tuple._minmax``): not sympy's evaluation, which
+    compares every pair of arguments through ``factor_terms`` and assumption queries.
+
+    @post equal to ``f(*args)`` at every value of the symbols.
 
     >>> x = sympy.Symbol("x", integer=True, positive=True)
-    >>> _minmax_pinned(sympy.Min, [sympy.Integer(2), sympy.Integer(1)]), _minmax_pinned(sympy.Max, [sympy.Integer(3), x])
-    (1, Max(3, x))
+    >>> m = _minmax_pinned(sympy.Max, [sympy.Integer(3), x])
+    >>> _minmax_pinned(sympy.Min, [sympy.Integer(2), sympy.Integer(1)]), m, m.subs(x, 5)
+    (1, Max(3, x), 5)
     """
     nums = [a for a in args if a.is_Number]
     if len(nums) > 1 or nums and len(nums) == len(args):
