@@ -20,7 +20,7 @@ from .quick import (
 )
 from .witness import open_by_witnesses, open_divides_int_symbol
 from .intervals import _positive
-from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _scan, _subst, _verdict
+from .reason import _EXPAND_MAX_NODES, _bounds, _context, _decide_diff, _minmax, _scan, _subst, _verdict
 
 
 def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
@@ -436,26 +436,6 @@ def _pin_walk(e: sympy.Expr) -> sympy.Expr:
     if all(x is y for x, y in zip(new, args)):
         return e
     if f is sympy.Min or f is sympy.Max:
-        return _minmax_pinned(f, new)
+        return _minmax(f, tuple(new))       # not sympy's evaluation: it compares every pair
     return f(*new)
 
-
-def _minmax_pinned(f: Any, args: list[sympy.Expr]) -> sympy.Expr:
-    """``f(*args)`` (sympy's Min or Max) with its numbers folded into one and the rest kept as they
-    are, as the algebra builds its mins (``int_tuple._minmax``): not sympy's evaluation, which
-    compares every pair of arguments through ``factor_terms`` and assumption queries.
-
-    @post equal to ``f(*args)`` at every value of the symbols.
-
-    >>> x = sympy.Symbol("x", integer=True, positive=True)
-    >>> m = _minmax_pinned(sympy.Max, [sympy.Integer(3), x])
-    >>> _minmax_pinned(sympy.Min, [sympy.Integer(2), sympy.Integer(1)]), m, m.subs(x, 5)
-    (1, Max(3, x), 5)
-    """
-    nums = [a for a in args if a.is_Number]
-    if len(nums) > 1 or nums and len(nums) == len(args):
-        folded = min(nums) if f is sympy.Min else max(nums)
-        args = [folded] + [a for a in args if not a.is_Number]
-    if len(args) == 1:
-        return args[0]
-    return f(*args, evaluate=False)
