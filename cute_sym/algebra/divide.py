@@ -127,7 +127,7 @@ def _unit_tile_first(flat_s: Any, flat_d: Any, tiler: Layout) -> Any:
     one = sympy.S.One       # ceil_div(t, s0): the dynamic 1 the rest carries past s0
     d0 = flat_d[0]
     rest_d = tuple([_mul(one, e) for e in flat_d[1:]])
-    return _mk((t, (div(flat_s[0], t),) + flat_s[1:]), (_mul(1, d0), (_mul(t, d0),) + rest_d))
+    return _mk((t, (div(flat_s[0], t),) + flat_s[1:]), (d0, (_mul(t, d0),) + rest_d))
 
 
 def _tiler_first(tiler: Layout, shape: Any) -> bool:

@@ -438,4 +438,3 @@ def _pin_walk(e: sympy.Expr) -> sympy.Expr:
     if f is sympy.Min or f is sympy.Max:
         return _minmax(f, tuple(new))       # not sympy's evaluation: it compares every pair
     return f(*new)
-
