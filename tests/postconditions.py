@@ -12,6 +12,8 @@ symbolic result after substituting values).
 from __future__ import annotations
 
 import itertools
+import math
+from fractions import Fraction
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 import sympy
@@ -159,6 +161,37 @@ def check_ceil_div(a: Any, b: Any, r: Any) -> None:
             assert 1 <= nsize(ri) <= nsize(ai), f"ceil_div({a},{b}) = {r}"
         if a and not isinstance(a[0], tuple):
             assert leaf_int(r[0]) == -(-leaf_int(a[0]) // leaf_int(b))
+
+
+def _symbol_values(sym: Any) -> list[int]:
+    """A few allowed values of a symbol (its divisor's multiples within its bounds)."""
+    from cute_sym.core.integers import symbol_facts
+    d, lo, hi = symbol_facts(sym)
+    first = -8 if lo is None else lo
+    last = 40 if hi is None else hi
+    return [v for v in range(first, last + 1) if v % d == 0][:14]
+
+
+def _exact(e: Any, env: Mapping[Any, int]) -> Optional[Fraction]:
+    """``e`` at ``env`` as an exact rational (None where it is undefined: a division by zero)."""
+    v = e.xreplace({k: sympy.Integer(x) for k, x in env.items()})
+    return Fraction(int(v.p), int(v.q)) if v.is_Rational else None
+
+
+def check_rounding(fn: Any, q: Any, r: Any) -> None:
+    """A floor or ceiling ``r`` built for ``fn(q)`` (``fn`` sympy's ``floor`` or ``ceiling``):
+    equal to the rounding of ``q`` at every allowed value of the symbols where ``q`` is defined,
+    computed in exact rationals (not through sympy's own rounding)."""
+    rnd = math.floor if fn is sympy.floor else math.ceil
+    q = sympy.sympify(q)
+    syms = sorted(q.free_symbols, key=str)
+    for vals in itertools.islice(itertools.product(*[_symbol_values(s) for s in syms]), 600):
+        env = dict(zip(syms, vals))
+        want = _exact(q, env)
+        if want is None:
+            continue
+        got = _exact(sympy.sympify(r), env)
+        assert got == rnd(want), f"{fn.__name__}({q}) -> {r}: {got} != {rnd(want)} at {env}"
 
 
 # ---------------------------------------------------------------- layouts

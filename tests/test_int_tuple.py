@@ -9,7 +9,9 @@ from hypothesis import given, strategies as st
 import cute_sym as cs
 from cute_sym import Dyn, parse
 
-from postconditions import check_ceil_div, check_flatten_unflatten, check_idx2crd_crd2idx, check_shape_div, plain, to_static
+from postconditions import (
+    check_ceil_div, check_flatten_unflatten, check_idx2crd_crd2idx, check_rounding, check_shape_div, plain, to_static,
+)
 
 from corpus import cases  # noqa: E402
 
@@ -163,7 +165,8 @@ def test_conformance_static(case: dict[str, Any]) -> None:
 
 def test_rounded_and_minmax_build_what_sympy_builds() -> None:
     """``_rounded`` (floor/ceiling built unevaluated for S/c, c/S) and ``_minmax`` (Min/Max of a
-    number and a formula without sympy's sort) give the very objects sympy's own calls give."""
+    number and a formula without sympy's sort) give the very objects sympy's own calls give; a
+    rounding one of them settles (to a number, or its integer terms out) has the same values."""
     import random
 
     import sympy
@@ -183,7 +186,11 @@ def test_rounded_and_minmax_build_what_sympy_builds() -> None:
             except (TypeError, ValueError):
                 continue
             got = _rounded(f, m)
-            assert got == want and str(got) == str(want), f"{f.__name__}({m}): {got} != {want}"
+            if want.func is f and got.func is f:
+                # left a rounding by both: the very object sympy builds
+                assert got == want and str(got) == str(want), f"{f.__name__}({m}): {got} != {want}"
+            else:
+                check_rounding(f, m, got)   # settled by one of them: the same values
         for g in (sympy.Min, sympy.Max):
             c = rng.choice([1, 4, -3, 16])
             for x, y in ((m, c), (c, m)):

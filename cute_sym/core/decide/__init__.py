@@ -41,7 +41,8 @@ False
 True
 
 The procedure is a small package, each module importing only those before it:
-``base`` (relations, facts, the static path), ``intervals``, ``reason`` (facts as structure,
+``base`` (relations, facts, the static path), ``intervals``, ``rounding`` (floor and ceiling
+built without sympy's assumption queries), ``reason`` (facts as structure,
 intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values of a formula),
 ``disjunction`` (a disjunction read off them), ``quick`` (a symbol against a number, in plain
 ints), ``prove``, ``guards`` (``require``, ``require_any``, ``collect_guards``, the facts as

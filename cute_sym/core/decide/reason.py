@@ -12,6 +12,7 @@ else:
 
 from ..integers import IntLike, symbol_facts, symbolic_module
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
+from .rounding import rounded
 from .intervals import _bounds as _bounds, _fraction, _symbol_bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
 
 
@@ -357,6 +358,8 @@ def _call_expanded(x: Any) -> Any:
         args = [sympy.expand(t) for t in x.args]
         # Min/Max re-evaluated search their arguments for an order (factor_terms, gcd_terms):
         # the same value unevaluated is all the expansion needs
+        if x.func is sympy.floor or x.func is sympy.ceiling:
+            return rounded(x.func, args[0], False)
         return x.func(*args, evaluate=False) if x.func in (sympy.Min, sympy.Max) else x.func(*args)
     return x
 
@@ -481,12 +484,11 @@ def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = 
         r = e
     elif e.func is sympy.Min or e.func is sympy.Max:
         r = _minmax(e.func, tuple(args))
+    elif e.func is sympy.floor or e.func is sympy.ceiling:
+        # pinned by the symbols' facts (ceiling(1/k) for k >= 1): its value
+        r = rounded(e.func, args[0], pin)
     else:
         r = e.func(*args)
-        if pin and (r.func is sympy.floor or r.func is sympy.ceiling):
-            lo, hi = _bounds(r)     # pinned by the facts (ceiling(1/k) for k >= 1): its value
-            if lo is not None and lo == hi:
-                r = sympy.Integer(lo)
     memo[e] = r
     return r
 

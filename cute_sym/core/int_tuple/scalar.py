@@ -11,6 +11,7 @@ else:
 
 from .. import decide
 from ..lazy import is_expr
+from ..decide.rounding import rounded
 from ..decide.values import value_set
 from ..errors import DivisibilityError
 from ..integers import PLAIN_ASSUMPTIONS, IntLike, scaled_symbol, symbol_facts
@@ -101,7 +102,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
             decide.require(">", b, 0, why="truncating division")
         return cdiv(a, b)
     # at least one negative: truncation toward zero
-    q = sympy.floor(sabs(a) / sympy.sympify(sabs(b)))
+    q = rounded(sympy.floor, sabs(a) / sympy.sympify(sabs(b)))
     return norm(q if (a_nonneg == b_pos) else -q)
 
 
@@ -297,7 +298,7 @@ def _shape_div1(a: IntLike, b: IntLike) -> IntLike:
         # one of them divides the other (the precondition): ceil(a/b) is right either way
         if not decide.require_any([("|", b, a), ("|", a, b)], why=f"shape_div({a}, {b})"):
             raise DivisibilityError(f"shape_div failure: neither {a} nor {b} divides the other")
-        return norm(sympy.ceiling(sympy.sympify(a) / b))
+        return norm(rounded(sympy.ceiling, sympy.sympify(a) / b))
     if decide.require("|", b, a, why=f"shape_div({a}, {b}) (or {a} | {b})"):
         return cdiv(a, b)
     raise DivisibilityError(f"shape_div failure: neither {a} nor {b} divides the other")  # pragma: no cover
@@ -428,7 +429,8 @@ def _unbounded(x: Any, least: int) -> bool:
 def _rounded(f: Any, q: Any) -> Any:
     """``f(q)`` (sympy's floor or ceiling). For ``q`` = ``S/c`` or ``c/S`` (a symbol with no
     assumption beyond integer and sign) sympy's evaluation would leave it as it is, after
-    assumption queries that cost milliseconds on a fresh expression: built unevaluated.
+    assumption queries that cost milliseconds on a fresh expression: built unevaluated; any
+    other ``q`` by :func:`~cute_sym.core.decide.rounding.rounded`.
 
     >>> from cute_sym.core.integers import Dyn
     >>> S = Dyn("S", divisible_by=4)
@@ -446,10 +448,10 @@ def _rounded(f: Any, q: Any) -> Any:
         if k.is_Integer and k.p >= 2 and x.is_Pow and x.exp == -1:
             x = x.base      # c/S, c >= 2 (sympy settles 1/(2*S) by its bounds: not this shape)
         elif not (k.is_Rational and not k.is_Integer and k.p > 0):
-            return f(q)     # S/c and 3*S/8 here; an integer multiple is sympy's to simplify
+            return rounded(f, q)    # S/c and 3*S/8 here; an integer multiple is itself
         if _plain_symbol(x):
             return unevaluated(f, q)
-    return f(q)
+    return rounded(f, q)
 
 
 def _plain_symbol(x: Any) -> bool:

@@ -1,0 +1,93 @@
+"""Roundings: ``floor(q)`` and ``ceiling(q)`` built without sympy's assumption queries.
+
+sympy's constructor evaluates a new rounding by asking its assumption system whether the
+argument is an integer, real, positive, and whether its numerator is below its denominator
+(``_eval_const_number``): on the nested formulas a symbolic fold and guard mode build, one
+such construction takes milliseconds (a third of the conformance corpus's time under
+``collect_guards``). :func:`rounded` gives an equal value from structure and the symbols' own
+bounds instead.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..lazy import sympy
+
+from ..integers import symbolic_module
+from ..monomials import unevaluated
+from .intervals import _bounds
+
+
+def rounded(f: Any, q: Any, pin: bool = True) -> Any:
+    """``f(q)`` for ``f`` sympy's ``floor`` or ``ceiling``: the rounding of a number, ``q`` itself
+    when it is an integer by its structure, the integer terms of a sum taken out, (``pin``) a
+    value the symbols' own facts pin it to; else the rounding as it is (unevaluated).
+
+    @pre ``q`` is real wherever it is defined (the algebra's formulas over integer symbols).
+    @post ``rounded(f, q) == f(q)`` at every value of the symbols their facts allow; no assumption
+          query on a formula (sympy's evaluation may leave a rounding this settles, and the other
+          way round: equal values, perhaps other forms).
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> S = sympy.sympify(Dyn("S", divisible_by=4))
+    >>> rounded(sympy.ceiling, S / 8 + 2), rounded(sympy.floor, sympy.Rational(7, 2))
+    (ceiling(S/8) + 2, 3)
+    >>> rounded(sympy.ceiling, 2 / (S * S)), rounded(sympy.floor, sympy.ceiling(S / 8) * S)
+    (1, S*ceiling(S/8))
+    """
+    q = sympy.sympify(q)
+    if q.is_Number:
+        return f(q)
+    if integral(q):
+        return q
+    if q.is_Add:
+        whole = [t for t in q.args if integral(t)]
+        if whole:
+            rest = sympy.Add(*[t for t in q.args if not integral(t)])
+            return sympy.Add(*whole) + rounded(f, rest, pin)
+    r = unevaluated(f, q)
+    if not pin:
+        return r
+    lo, hi = _bounds(r)
+    if lo is not None and lo == hi:
+        return sympy.Integer(lo)
+    return r
+
+
+def integral(e: Any) -> bool:
+    """``e`` is an integer wherever it is defined, by its structure alone (False: not shown):
+    integers, integer symbols, roundings, and sums, products, non-negative powers, mins, maxes,
+    absolute values and remainders of such."""
+    if e.is_Integer:
+        return True
+    if e.is_Symbol:
+        return e.is_integer is True
+    f = e.func
+    if f is sympy.floor or f is sympy.ceiling:
+        return real(e.args[0])
+    if e.is_Add or e.is_Mul or f is sympy.Min or f is sympy.Max or f is sympy.Abs:
+        return all(integral(t) for t in e.args)
+    if e.is_Pow:
+        return bool(e.exp.is_Integer and e.exp.p >= 0 and integral(e.base))
+    if f is sympy.Mod or f is symbolic_module().IMod:
+        return all(integral(t) for t in e.args)
+    return False
+
+
+def real(e: Any) -> bool:
+    """``e`` is real wherever it is defined, by its structure alone: rationals, integer symbols,
+    and sums, products, integer powers, roundings, mins, maxes and absolute values of such."""
+    if e.is_Rational:
+        return True
+    if e.is_Symbol:
+        return e.is_integer is True
+    if e.is_Pow:
+        return bool(e.exp.is_Integer) and real(e.base)
+    f = e.func
+    if e.is_Add or e.is_Mul or f is sympy.floor or f is sympy.ceiling or f is sympy.Min or f is sympy.Max \
+            or f is sympy.Abs:
+        return all(real(t) for t in e.args)
+    return False
