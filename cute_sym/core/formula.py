@@ -19,6 +19,7 @@ product is parenthesised (``N*(M//4)``, never ``N*M//4``).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -28,8 +29,13 @@ __all__ = ["formula_str"]
 
 _MAX_POW = 16    # M**k prints as k factors up to this k
 
+_TEXT: dict[Any, str] = {}      # printed parts of formulas (a memo: the same text again)
+_TEXT_MAX = 4096
 
+
+@lru_cache(maxsize=4096)
 def _num_den(e: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    # (memo: a nested formula asks it of the same argument at every level that prints it)
     n, d = sympy.fraction(sympy.together(e))
     return n, d
 
@@ -46,6 +52,18 @@ def _is_div_like(e: Any) -> bool:
 
 
 class _Printer(StrPrinter):  # type: ignore[misc]
+    def _print(self, expr: Any, **kwargs: Any) -> str:
+        # a formula guard mode builds is a DAG far smaller than its tree: each shared part
+        # printed once (the text depends on the part alone)
+        if kwargs or not expr.args:
+            return str(super()._print(expr, **kwargs))
+        text = _TEXT.get(expr)
+        if text is None:
+            if len(_TEXT) >= _TEXT_MAX:
+                _TEXT.clear()
+            text = _TEXT[expr] = str(super()._print(expr))
+        return text
+
     def _factor(self, e: Any) -> str:
         """A factor of a product: parenthesised unless it is an atom or a call."""
         s = str(self._print(e))
@@ -96,13 +114,13 @@ class _Printer(StrPrinter):  # type: ignore[misc]
     def _print_floor(self, e: Any) -> str:
         n, d = _num_den(e.args[0])
         if d == 1:
-            return self._print(n)  # type: ignore[no-any-return]
+            return self._print(n)
         return f"{self._left(n)}//{self._factor(d)}"
 
     def _print_ceiling(self, e: Any) -> str:
         n, d = _num_den(e.args[0])
         if d == 1:
-            return self._print(n)  # type: ignore[no-any-return]
+            return self._print(n)
         return f"ceil_div({self._print(n)},{self._print(d)})"
 
     def _print_Mod(self, e: Any) -> str:

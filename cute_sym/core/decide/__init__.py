@@ -97,10 +97,10 @@ def clear_caches(symbols: bool = False) -> None:
     facts (with sympy's own cache, for a cold start from nothing).
     """
     from .prove import _MEMO, _pin_walk, _powers, _prove_sym
-    from .reason import _bounds, _fresh
+    from .reason import _bounds, _expand, _fresh
     from .values import value_set
     from .witness import _OP_CANDIDATES
-    for fn in (_prove_sym, _bounds, _powers, _pin_walk, value_set):
+    for fn in (_prove_sym, _bounds, _expand, _powers, _pin_walk, value_set):
         fn.cache_clear()
     _MEMO.clear()
     _ANSWERS.clear()

@@ -17,7 +17,7 @@ from ..errors import UndecidableError
 from ..integers import IntLike
 from .base import _GUARDS, Fact, Rel, _facts_in_force, _prove_int, _sym
 from .prove import _prove_sym, prove
-from .reason import _expand, _scan
+from .reason import _expand, _scan, is_polynomial
 from .disjunction import disjunction_by_values
 
 
@@ -89,9 +89,12 @@ def _fact_key(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> tuple[Any, ...]:
 
 def _relation(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
     """The fact as a sympy relation, as a person writes it."""
-    ev = _scan(a, b)[1] <= _EVAL_MAX_NODES     # sympy's own simplification is slow on big formulas
+    # sympy's own simplification is slow on big formulas, and on any with a call inside (a
+    # rounding, a min: milliseconds of assumption queries each, for a fact left as it is)
+    ev = _scan(a, b)[1] <= _EVAL_MAX_NODES and is_polynomial(a) and is_polynomial(b)
     if rel in ("|", "!|"):
-        m = sympy.Mod(b, a, evaluate=ev)
+        # (by a formula: what sympy's evaluation settles, the procedure settled before recording it)
+        m = sympy.Mod(b, a, evaluate=ev and a.is_Number)
         return sympy.Eq(m, 0, evaluate=ev) if rel == "|" else sympy.Ne(m, 0, evaluate=ev)
     # a relation between two expressions: keep it; against a number: the number on the right
     if a.is_Number and not b.is_Number:

@@ -294,8 +294,10 @@ def _is_poly_node(x: Any) -> bool:
     return bool(x.is_Add or x.is_Mul or (x.is_Pow and x.exp.is_Integer))
 
 
+@lru_cache(maxsize=8192)
 def _expand(e: sympy.Expr) -> sympy.Expr:
-    """Polynomial expansion of ``e`` over ``+``, ``*`` and integer powers.
+    """Polynomial expansion of ``e`` over ``+``, ``*`` and integer powers (memoised: guard mode
+    expands the same recorded facts and differences again and again).
 
     Calls (floor, ceiling, Mod, Min, ...) are kept as atoms: their arguments are
     expanded only when they are small polynomials themselves (sympy's deep
