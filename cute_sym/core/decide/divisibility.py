@@ -104,10 +104,19 @@ def _nonzero(e: sympy.Expr) -> bool:
     return (lo is not None and lo > 0) or (hi is not None and hi < 0)
 
 
+def _zero(e: sympy.Expr) -> bool:
+    """``e`` is 0 at every value, by its bounds (sympy's ``is_zero`` asks its assumption system:
+    milliseconds on the nested formulas guard mode builds)."""
+    if e.is_Number:
+        return bool(e == 0)
+    lo, hi = _bounds(e)
+    return lo == 0 and hi == 0
+
+
 def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[Any, Any]) -> Optional[bool]:
-    if b.is_zero:
+    if _zero(b):
         return True
-    if a.is_zero:
+    if _zero(a):
         return _decide_diff("==", b, ())
     if a.is_Number and b.is_Number:
         if a.is_Integer and b.is_Integer:
@@ -120,7 +129,7 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
                 f[1] == a or _subst(f[1], sub) == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
             return True
     eb = _expand(b)
-    if eb.is_zero:
+    if _zero(eb):
         return True
     ca, ma = a.as_coeff_Mul()
     if ma is sympy.S.One:      # a is a number
