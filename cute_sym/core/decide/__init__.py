@@ -42,7 +42,7 @@ True
 
 The procedure is a small package, each module importing only those before it:
 ``base`` (relations, facts, the static path), ``intervals``, ``rounding`` (floor and ceiling
-built without sympy's assumption queries), ``reason`` (facts as structure,
+built without sympy's assumption queries), ``sums`` (lower bounds of a sum from its terms), ``reason`` (facts as structure,
 intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values of a formula),
 ``disjunction`` (a disjunction read off them), ``quick`` (a symbol against a number, in plain
 ints), ``prove``, ``guards`` (``require``, ``require_any``, ``collect_guards``, the facts as
@@ -98,9 +98,10 @@ def clear_caches(symbols: bool = False) -> None:
     """
     from .prove import _MEMO, _pin_walk, _powers, _prove_sym
     from .reason import _bounds, _expand, _fresh
+    from .sums import _terms
     from .values import value_set
     from .witness import _OP_CANDIDATES
-    for fn in (_prove_sym, _bounds, _expand, _powers, _pin_walk, value_set):
+    for fn in (_prove_sym, _bounds, _expand, _terms, _powers, _pin_walk, value_set):
         fn.cache_clear()
     _MEMO.clear()
     _ANSWERS.clear()

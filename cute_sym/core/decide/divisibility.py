@@ -124,9 +124,10 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
         return None
     if a == 1 or a == -1 or a == b or a == -b:
         return True
+    memo: dict[Any, Any] = {}      # the facts share their parts: each substituted once
     for f in facts:
-        if f[0] == "dvd" and _subst(f[2], sub) == b and (
-                f[1] == a or _subst(f[1], sub) == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
+        if f[0] == "dvd" and _subst(f[2], sub, memo) == b and (
+                f[1] == a or _subst(f[1], sub, memo) == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
             return True
     eb = _expand(b)
     if _zero(eb):

@@ -13,7 +13,8 @@ else:
 from ..integers import IntLike, symbol_facts, symbolic_module
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
 from .rounding import rounded
-from .intervals import _bounds as _bounds, _fraction, _symbol_bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
+from .intervals import _bounds as _bounds, _symbol_bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
+from .sums import _combined, _dominated_lo, _lower, _terms
 
 
 # ---------------------------------------------------------------- orderings
@@ -60,7 +61,8 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
             return r
     # every negative monomial paid for by a positive multiple of it (symbols >= 1)
     if e.is_Add:
-        lo, hi = _tighten((lo, hi), (_dominated_lo(e), _neg(_dominated_lo(-e))))
+        te = _terms(e)
+        lo, hi = _tighten((lo, hi), (_dominated_lo(te), _neg(_dominated_lo(_combined(te, (), -1)))))
         r = _verdict(rel, lo, hi)
         if r is not None:
             return r
@@ -69,8 +71,10 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
     for g in ge0:
         if not (_fact_syms(g) & esyms):
             continue    # lo(e - g) = lo(e) - hi(g) <= lo(e): nothing to gain
-        lo2 = _lower(e - g)     # both sides expanded: so is the difference
-        hi2 = _neg(_lower(-e - g))
+        # both sides expanded: the difference's terms, without building it
+        te, tg = _terms(e), _terms(g)
+        lo2 = _lower(_combined(te, tg, 1))
+        hi2 = _neg(_lower(_combined(te, tg, -1)))
         lo, hi = _tighten((lo, hi), (lo2, hi2))
         r = _verdict(rel, lo, hi)
         if r is not None:
@@ -132,101 +136,6 @@ def _tighten(x: tuple[Bound, Bound], y: tuple[Bound, Bound]) -> tuple[Bound, Bou
     lo = x[0] if y[0] is None else (y[0] if x[0] is None else max(x[0], y[0]))
     hi = x[1] if y[1] is None else (y[1] if x[1] is None else min(x[1], y[1]))
     return lo, hi
-
-
-def _lower(e: sympy.Expr) -> Bound:
-    lo = _bounds(e)[0]
-    if e.is_Add:
-        d = _dominated_lo(e)
-        if d is not None and (lo is None or d > lo):
-            lo = d
-    return lo
-
-
-def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
-    """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None."""
-    out: dict[Any, int] = {}
-    for base, ex in m.as_powers_dict().items():
-        if not ex.is_Integer or ex.p <= 0:
-            return None
-        lo = _bounds(base)[0]
-        if lo is None or lo < 1:
-            return None
-        out[base] = int(ex.p)
-    return out
-
-
-def _frac_of(x: Any) -> Any:
-    """An int, Fraction or sympy Rational bound as an int or a Python Fraction."""
-    Fraction = _fraction()
-    return x if type(x) is int or type(x) is Fraction else Fraction(int(x.p), int(x.q))
-
-
-def _dominated_lo(e: sympy.Expr) -> Bound:
-    """Lower bound of a sum, pairing each negative term ``-c*m`` with positive terms
-    ``c'*m*r`` (``r`` a product of generators >= 1), which pay for it.
-
-    Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
-    The coefficients are counted in Python fractions (sympy's number comparisons are slow).
-    """
-    Fraction = _fraction()
-    pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
-    neg: list[list[Any]] = []
-    rest: list[sympy.Expr] = []
-    const = Fraction(0)
-    for t in e.args:
-        c, m = t.as_coeff_Mul()
-        if m is sympy.S.One:
-            if not c.is_Rational:   # pragma: no cover - a number term of a sum of integers
-                rest.append(t)
-                continue
-            const += Fraction(int(c.p), int(c.q))
-            continue
-        if not c.is_Rational:
-            rest.append(t)
-            continue
-        pw = _monomial(m)
-        if pw is None:
-            rest.append(t)
-            continue
-        fc = Fraction(int(c.p), int(c.q))
-        (pos if fc > 0 else neg).append([fc if fc > 0 else -fc, pw, m])
-    if not neg and const >= 0:
-        return None     # nothing to pay for: plain interval bounds are as good
-    if const < 0:
-        neg.append([-const, {}, sympy.S.One])
-        const = Fraction(0)
-    neg.sort(key=lambda x: -sum(x[1].values()))
-    total: Any = const
-    for item in neg:
-        need, pw, m = item
-        for p in pos:
-            if p[0] <= 0:
-                continue
-            if all(p[1].get(g, 0) >= k for g, k in pw.items()):
-                take = need if need <= p[0] else p[0]
-                p[0] -= take
-                need -= take
-                if need == 0:
-                    break
-        if need > 0:
-            hi = _bounds(m)[1]      # the lower bound of -need*m is -need * hi(m)
-            if hi is None:
-                return None
-            total -= need * _frac_of(hi)
-    for p in pos:
-        if p[0] > 0:
-            lo = _bounds(p[2])[0]
-            if lo is None:
-                return None
-            total += p[0] * _frac_of(lo)
-    for t in rest:
-        lo = _bounds(t)[0]
-        if lo is None:
-            return None
-        total += _frac_of(lo)
-    return int(total) if total.denominator == 1 else total
-
 
 
 # ---------------------------------------------------------------- facts as structure
@@ -476,6 +385,8 @@ def _subst(e: sympy.Expr, sub: dict[Any, Any], memo: Optional[dict[Any, Any]] = 
     (only with no facts in force: the answers stay those of the general reasoning)."""
     if e.is_Atom:
         return sub.get(e, e)
+    if not sub and not pin:
+        return e
     if memo is None:
         memo = {}
     r = memo.get(e)
