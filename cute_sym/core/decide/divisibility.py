@@ -12,6 +12,7 @@ else:
 from ..integers import symbol_facts
 from .base import Bound, Fact, _prove_int
 from .reason import _bounds, _decide_diff, _expand, _subst
+from .rounding import integral
 
 
 # ---------------------------------------------------------------- divisibility
@@ -36,49 +37,17 @@ def _int_product(m: sympy.Expr) -> bool:
 
 
 def _int_valued(e: sympy.Expr) -> bool:
-    """``e`` takes an integer value wherever it is defined, read from its structure: an integer,
-    an integer symbol, a floor or ceiling of a real formula, a sum, product, non-negative power,
-    min or max of such. Otherwise sympy's own assumption (a query: deducing the facts of a new
-    ``ceiling(8/S)`` walks its argument's, 1-3 ms with sympy's cache cold).
+    """``e`` takes an integer value wherever it is defined, read from its structure
+    (:func:`~cute_sym.core.decide.rounding.integral`); a part of no known structure by sympy's
+    own assumption (a query: deducing the facts of a new ``ceiling(8/S)`` walks its
+    argument's, 1-3 ms with sympy's cache cold).
 
     >>> from cute_sym.core.integers import Dyn
     >>> S = sympy.sympify(Dyn("S"))
     >>> _int_valued(sympy.ceiling(8 / S) * S), _int_valued(S / 2), _int_valued(sympy.Min(4, S / 2))
     (True, False, False)
     """
-    if e.is_Integer:
-        return True
-    if e.is_Symbol:
-        return e.is_integer is True
-    f = e.func
-    if f is sympy.ceiling or f is sympy.floor:
-        return _real_valued(e.args[0])
-    if e.is_Mul or e.is_Add or f is sympy.Min or f is sympy.Max:
-        return all(_int_valued(t) for t in e.args)
-    if e.is_Pow:
-        return bool(e.exp.is_Integer and e.exp.p >= 0 and _int_valued(e.base))
-    return e.is_integer is True
-
-
-def _real_valued(e: sympy.Expr) -> bool:
-    """``e`` is real wherever it is defined as a rational function of integer symbols whose
-    denominators are symbols known positive (so it is defined and real everywhere)."""
-    if e.is_Rational:
-        return True
-    if e.is_Symbol:
-        return e.is_integer is True
-    if e.is_Pow:
-        if not e.exp.is_Integer:
-            return False
-        if e.exp.p >= 0:
-            return _real_valued(e.base)
-        b = e.base
-        return bool(b.is_Symbol and b.is_integer is True and (symbol_facts(b)[1] or 0) >= 1)
-    if e.is_Mul or e.is_Add:
-        return all(_real_valued(t) for t in e.args)
-    if e.func is sympy.ceiling or e.func is sympy.floor:
-        return _real_valued(e.args[0])
-    return False
+    return integral(e, ask=True)
 
 
 def _int_gcd_divides(n: int, b: sympy.Expr) -> Optional[bool]:

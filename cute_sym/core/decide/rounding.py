@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-from ..integers import symbolic_module
+from ..integers import symbol_facts, symbolic_module
 from ..monomials import unevaluated
 from .intervals import _bounds
 
@@ -57,10 +57,11 @@ def rounded(f: Any, q: Any, pin: bool = True) -> Any:
     return r
 
 
-def integral(e: Any) -> bool:
-    """``e`` is an integer wherever it is defined, by its structure alone (False: not shown):
-    integers, integer symbols, roundings, and sums, products, non-negative powers, mins, maxes,
-    absolute values and remainders of such."""
+def integral(e: Any, ask: bool = False) -> bool:
+    """``e`` is an integer wherever it is defined, by its structure (False: not shown): integers,
+    integer symbols, roundings of real formulas (:func:`real`), and sums, products,
+    non-negative powers, mins, maxes, absolute values and remainders of such. ``ask``: a part of
+    no such structure by sympy's own assumption (a query), else not shown."""
     if e.is_Integer:
         return True
     if e.is_Symbol:
@@ -68,26 +69,29 @@ def integral(e: Any) -> bool:
     f = e.func
     if f is sympy.floor or f is sympy.ceiling:
         return real(e.args[0])
-    if e.is_Add or e.is_Mul or f is sympy.Min or f is sympy.Max or f is sympy.Abs:
-        return all(integral(t) for t in e.args)
+    if e.is_Add or e.is_Mul or f is sympy.Min or f is sympy.Max or f is sympy.Abs \
+            or f is sympy.Mod or f is symbolic_module().IMod:
+        return all(integral(t, ask) for t in e.args)
     if e.is_Pow:
-        return bool(e.exp.is_Integer and e.exp.p >= 0 and integral(e.base))
-    if f is sympy.Mod or f is symbolic_module().IMod:
-        return all(integral(t) for t in e.args)
-    return False
+        return bool(e.exp.is_Integer and e.exp.p >= 0 and integral(e.base, ask))
+    return ask and e.is_integer is True
 
 
 def real(e: Any) -> bool:
-    """``e`` is real wherever it is defined, by its structure alone: rationals, integer symbols,
-    and sums, products, integer powers, roundings, mins, maxes and absolute values of such."""
+    """``e`` is real wherever it is defined as a rational function of integer symbols whose
+    denominators are symbols known positive (so it is defined and real everywhere), roundings
+    of such included."""
     if e.is_Rational:
         return True
     if e.is_Symbol:
         return e.is_integer is True
     if e.is_Pow:
-        return bool(e.exp.is_Integer) and real(e.base)
-    f = e.func
-    if e.is_Add or e.is_Mul or f is sympy.floor or f is sympy.ceiling or f is sympy.Min or f is sympy.Max \
-            or f is sympy.Abs:
+        if not e.exp.is_Integer:
+            return False
+        if e.exp.p >= 0:
+            return real(e.base)
+        b = e.base
+        return bool(b.is_Symbol and b.is_integer is True and (symbol_facts(b)[1] or 0) >= 1)
+    if e.is_Mul or e.is_Add or e.func is sympy.ceiling or e.func is sympy.floor:
         return all(real(t) for t in e.args)
     return False
