@@ -163,7 +163,7 @@ def check_ceil_div(a: Any, b: Any, r: Any) -> None:
             assert leaf_int(r[0]) == -(-leaf_int(a[0]) // leaf_int(b))
 
 
-def _symbol_values(sym: Any) -> list[int]:
+def symbol_values(sym: Any) -> list[int]:
     """A few allowed values of a symbol (its divisor's multiples within its bounds)."""
     from cute_sym.core.integers import symbol_facts
     d, lo, hi = symbol_facts(sym)
@@ -172,7 +172,7 @@ def _symbol_values(sym: Any) -> list[int]:
     return [v for v in range(first, last + 1) if v % d == 0][:14]
 
 
-def _exact(e: Any, env: Mapping[Any, int]) -> Optional[Fraction]:
+def exact_value(e: Any, env: Mapping[Any, int]) -> Optional[Fraction]:
     """``e`` at ``env`` as an exact rational (None where it is undefined: a division by zero)."""
     v = e.xreplace({k: sympy.Integer(x) for k, x in env.items()})
     return Fraction(int(v.p), int(v.q)) if v.is_Rational else None
@@ -185,12 +185,12 @@ def check_rounding(fn: Any, q: Any, r: Any) -> None:
     rnd = math.floor if fn is sympy.floor else math.ceil
     q = sympy.sympify(q)
     syms = sorted(q.free_symbols, key=str)
-    for vals in itertools.islice(itertools.product(*[_symbol_values(s) for s in syms]), 600):
+    for vals in itertools.islice(itertools.product(*[symbol_values(s) for s in syms]), 600):
         env = dict(zip(syms, vals))
-        want = _exact(q, env)
+        want = exact_value(q, env)
         if want is None:
             continue
-        got = _exact(sympy.sympify(r), env)
+        got = exact_value(sympy.sympify(r), env)
         assert got == rnd(want), f"{fn.__name__}({q}) -> {r}: {got} != {rnd(want)} at {env}"
 
 

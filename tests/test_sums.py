@@ -10,23 +10,16 @@ from hypothesis import given, strategies as st
 
 from cute_sym import Dyn
 from cute_sym.core.decide.sums import _combined, _dominated_lo, _lower, _terms
-from cute_sym.core.integers import symbol_facts
+
+from postconditions import exact_value, symbol_values
 
 _SYMS = [sympy.sympify(s) for s in (Dyn("A"), Dyn("B", divisible_by=2), Dyn("C", min=3, max=9),
                                     Dyn("T", sign="nonnegative", max=6))]
 
 
-def _values(sym: Any) -> list[int]:
-    d, lo, hi = symbol_facts(sym)
-    return [v for v in range(lo or 0, (hi if hi is not None else 12) + 1) if v % d == 0][:8]
-
-
 def _value(terms: Any, env: dict[Any, int]) -> Fraction:
-    total = Fraction(0)
-    for c, m in terms:
-        v = m.xreplace({k: sympy.Integer(x) for k, x in env.items()})
-        total += (Fraction(1) if c is None else Fraction(c)) * Fraction(int(v.p), int(v.q))
-    return total
+    """The sum of the terms at ``env`` (a polynomial's: defined everywhere)."""
+    return sum(((1 if c is None else c) * exact_value(m, env) for c, m in terms), Fraction(0))
 
 
 def check_sum_bounds(e: Any, g: Any) -> None:
@@ -38,10 +31,9 @@ def check_sum_bounds(e: Any, g: Any) -> None:
     syms = sorted((sympy.sympify(e).free_symbols | sympy.sympify(g).free_symbols), key=str)
     for terms, expr in cases:
         lo, dom = _lower(terms), _dominated_lo(terms)
-        for vals in itertools.islice(itertools.product(*[_values(s) for s in syms]), 300):
+        for vals in itertools.islice(itertools.product(*[symbol_values(s) for s in syms]), 300):
             env = dict(zip(syms, vals))
-            want = expr.xreplace({k: sympy.Integer(x) for k, x in env.items()})
-            value = Fraction(int(want.p), int(want.q))
+            value = exact_value(expr, env)
             assert _value(terms, env) == value, (terms, expr, env)
             assert lo is None or lo <= value, (expr, lo, env)
             assert dom is None or dom <= value, (expr, dom, env)

@@ -60,8 +60,8 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         if r is not None:
             return r
     # every negative monomial paid for by a positive multiple of it (symbols >= 1)
+    te = _terms(e) if e.is_Add or ge0 else ()
     if e.is_Add:
-        te = _terms(e)
         lo, hi = _tighten((lo, hi), (_dominated_lo(te), _neg(_dominated_lo(_combined(te, (), -1)))))
         r = _verdict(rel, lo, hi)
         if r is not None:
@@ -72,7 +72,7 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         if not (_fact_syms(g) & esyms):
             continue    # lo(e - g) = lo(e) - hi(g) <= lo(e): nothing to gain
         # both sides expanded: the difference's terms, without building it
-        te, tg = _terms(e), _terms(g)
+        tg = _terms(g)
         lo2 = _lower(_combined(te, tg, 1))
         hi2 = _neg(_lower(_combined(te, tg, -1)))
         lo, hi = _tighten((lo, hi), (lo2, hi2))

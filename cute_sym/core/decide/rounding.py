@@ -44,10 +44,12 @@ def rounded(f: Any, q: Any, pin: bool = True) -> Any:
     if integral(q):
         return q
     if q.is_Add:
-        whole = [t for t in q.args if integral(t)]
+        whole: list[Any] = []
+        rest: list[Any] = []
+        for t in q.args:
+            (whole if integral(t) else rest).append(t)
         if whole:
-            rest = sympy.Add(*[t for t in q.args if not integral(t)])
-            return sympy.Add(*whole) + rounded(f, rest, pin)
+            return sympy.Add(*whole) + rounded(f, sympy.Add(*rest), pin)
     r = unevaluated(f, q)
     if not pin:
         return r
