@@ -194,6 +194,25 @@ def check_rounding(fn: Any, q: Any, r: Any) -> None:
         assert got == rnd(want), f"{fn.__name__}({q}) -> {r}: {got} != {rnd(want)} at {env}"
 
 
+def check_expand(e: Any) -> None:
+    """``decide.expansion.expand(e)`` is sympy's own expansion (the same expression, ``==``),
+    equal to ``e`` at every allowed value of the symbols where ``e`` is defined; and
+    ``is_expanded(e)`` only when sympy leaves ``e`` as it is."""
+    from cute_sym.core.decide.expansion import expand, is_expanded
+    e = sympy.sympify(e)
+    want = sympy.expand(e)
+    got = expand(e)
+    assert got == want, f"expand({e}) = {got}, sympy: {want}"
+    if is_expanded(e):
+        assert want == e, f"is_expanded({e}), but sympy expands it to {want}"
+    syms = sorted(e.free_symbols, key=str)
+    for vals in itertools.islice(itertools.product(*[symbol_values(s) for s in syms]), 200):
+        env = dict(zip(syms, vals))
+        before = exact_value(e, env)
+        if before is not None:
+            assert exact_value(got, env) == before, f"expand({e}) = {got} differs at {env}"
+
+
 # ---------------------------------------------------------------- layouts
 def check_compact(L: Layout) -> None:
     """A compact layout: a bijection of its domain onto ``[0, size)``."""

@@ -22,6 +22,7 @@ else:
     from ..core.lazy import sympy
 from typing import TypeAlias
 
+from ..core.decide.expansion import expand
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import (
     IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, iter_leaves, leaf_str, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
@@ -510,7 +511,7 @@ def cosize(layout: Any, *idx: int) -> IntLike:
             total = total + (s - 1) * (d if d >= 0 else -d)
         else:
             total = total + (s - 1) * sabs(d)
-    return total if type(total) is int else norm(sympy.expand(total))
+    return total if type(total) is int else norm(expand(total))
 
 
 

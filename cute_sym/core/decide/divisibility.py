@@ -12,6 +12,7 @@ else:
 from ..integers import symbol_facts
 from .base import Bound, Fact, _prove_int
 from .reason import _bounds, _decide_diff, _expand, _subst
+from .expansion import expand
 from .rounding import integral
 
 
@@ -129,7 +130,7 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
             qp, rp = sympy.div(eb, ea)
         except (sympy.PolynomialError, sympy.polys.polyerrors.PolificationFailed, NotImplementedError):  # pragma: no cover
             qp, rp = None, None
-        if rp is not None and rp == 0 and all(_is_int_poly_term(t) for t in sympy.Add.make_args(sympy.expand(qp))):
+        if rp is not None and rp == 0 and all(_is_int_poly_term(t) for t in sympy.Add.make_args(expand(qp))):
             return True
     return _smaller_refutes(a, eb)
 

@@ -14,6 +14,7 @@ from ..integers import IntLike, symbol_facts, symbolic_module
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
 from .rounding import rounded
 from .intervals import _bounds as _bounds, _symbol_bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
+from .expansion import expand
 from .sums import _combined, _dominated_lo, _lower, _terms
 
 
@@ -109,7 +110,7 @@ def _shifted_nonneg(t: sympy.Expr) -> bool:
             return False
         if lo != 0:
             sub[s] = s + lo
-    p = sympy.expand(t.xreplace(sub)) if sub else t
+    p = expand(t.xreplace(sub)) if sub else t
     for mono, coeff in p.as_coefficients_dict().items():
         if not coeff.is_Number or coeff < 0:
             return False
@@ -230,14 +231,14 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
     if len(seen) > _EXPAND_MAX_NODES:
         return e
     if not calls:
-        return sympy.expand(e)
+        return expand(e)
     atoms: dict[Any, Any] = {}
     memo: dict[Any, Any] = {}
 
     if not _is_poly_node(e):
         # a call at the top: what the atomizing below gives, without a stand-in symbol
         y = _call_expanded(e)
-        return sympy.expand(y) if y.is_Atom or _is_poly_node(y) else y
+        return expand(y) if y.is_Atom or _is_poly_node(y) else y
 
     def atomize(x: Any) -> Any:
         if x.is_Atom:
@@ -258,7 +259,7 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
         memo[x] = r
         return r
 
-    p = sympy.expand(atomize(e))
+    p = expand(atomize(e))
     return p.xreplace({v: k for k, v in atoms.items()}) if atoms else p
 
 
@@ -266,7 +267,7 @@ def _call_expanded(x: Any) -> Any:
     """A call (floor, Min, ...) with its arguments expanded when they are small polynomials."""
     if all(t.is_Atom or (_is_poly_node(t) and _scan(t)[1] <= 16 and all(
             u.is_Atom or _is_poly_node(u) for u in sympy.preorder_traversal(t))) for t in x.args):
-        args = [sympy.expand(t) for t in x.args]
+        args = [expand(t) for t in x.args]
         # Min/Max re-evaluated search their arguments for an order (factor_terms, gcd_terms):
         # the same value unevaluated is all the expansion needs
         if x.func is sympy.floor or x.func is sympy.ceiling:
@@ -326,7 +327,7 @@ def _structure(syms: set[Any], facts: tuple[Fact, ...]) -> tuple[dict[Any, Any],
             for s in sorted(_fact_syms(e) & syms, key=str):
                 c = e.coeff(s)
                 if c in (1, -1) and s not in e.subs(s, 0).free_symbols and s not in divisors:
-                    sub[s] = sympy.expand(-e.subs(s, 0) / c)
+                    sub[s] = expand(-e.subs(s, 0) / c)
                     break
     for s in set(divisors) | set(lows) | set(highs):
         if s in sub:    # replaced by an equality: keep its bounds as plain facts

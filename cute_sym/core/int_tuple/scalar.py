@@ -11,6 +11,7 @@ else:
 
 from .. import decide
 from ..lazy import is_expr
+from ..decide.expansion import expand
 from ..decide.rounding import rounded
 from ..decide.values import value_set
 from ..errors import DivisibilityError
@@ -88,7 +89,7 @@ def cdiv(a: IntLike, b: IntLike) -> IntLike:
             # cancel() over floors and mins costs seconds and gains little
             return norm(div(a, sb))
         if sb.is_Number or sb.is_Symbol or (sb.is_Mul and not any(f.is_Add for f in sb.args)):
-            return norm(sympy.expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
+            return norm(expand(sympy.sympify(a) / sb))     # a monomial divisor: no cancel needed
         return norm(sympy.cancel(sympy.sympify(a) / sb))
     a_nonneg = decide.prove(">=", a, 0)
     b_pos = decide.prove(">", b, 0)
