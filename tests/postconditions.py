@@ -213,6 +213,28 @@ def check_expand(e: Any) -> None:
             assert exact_value(got, env) == before, f"expand({e}) = {got} differs at {env}"
 
 
+def check_expand_over_calls(e: Any, call: Any) -> None:
+    """``expand_over_calls(e, call)`` is ``None`` or what its contract says: each call ``x`` of
+    ``e`` a fresh symbol standing for ``call(x)``, sympy's expansion, ``call(x)`` put back."""
+    from cute_sym.core.decide.expansion import expand_over_calls
+    from cute_sym.core.decide.reason import _is_poly_node
+    e = sympy.sympify(e)
+    got = expand_over_calls(e, call)
+    if got is None:
+        return
+    stand: dict[Any, Any] = {}
+
+    def atomize(x: Any) -> Any:
+        if x.is_Atom:
+            return x
+        if _is_poly_node(x):
+            return x.func(*[atomize(t) for t in x.args])
+        y = call(x)
+        return stand.setdefault(y, sympy.Dummy(integer=True))
+    want = sympy.expand(atomize(e)).xreplace({v: k for k, v in stand.items()})
+    assert got == want, f"expand_over_calls({e}) = {got}, expected {want}"
+
+
 # ---------------------------------------------------------------- layouts
 def check_compact(L: Layout) -> None:
     """A compact layout: a bijection of its domain onto ``[0, size)``."""

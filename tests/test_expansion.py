@@ -7,9 +7,10 @@ import sympy
 from hypothesis import given, strategies as st
 
 from cute_sym import Dyn
-from cute_sym.core.decide.expansion import _MAX_TERMS, expand, is_expanded
+from cute_sym.core.decide.expansion import _MAX_TERMS, expand, expand_over_calls, is_expanded
+from cute_sym.core.decide.reason import _call_expanded
 
-from postconditions import check_expand
+from postconditions import check_expand, check_expand_over_calls
 
 A, B, C = (sympy.sympify(s) for s in (Dyn("A"), Dyn("B", divisible_by=4), Dyn("C", min=2, max=9)))
 
@@ -28,6 +29,16 @@ def test_expand_examples() -> None:
               sympy.Min(A * (B + 1), C) + (A + 1) * C,
               (A - A) * B, sympy.Integer(7), A]:
         check_expand(e)
+
+
+def test_expand_over_calls_examples() -> None:
+    F = sympy.floor(A / 4)
+    for e in [(F + B) * (B - 1), F * (A + 1) ** 2 / B, sympy.Min(A, (B + 1) * C) * (F - 2),
+              (sympy.floor((A + 1) * (B + 1) / 8) + 1) * C, F / (A + B)]:
+        check_expand_over_calls(e, lambda x: x)
+        check_expand_over_calls(e, _call_expanded)
+    assert expand_over_calls((F + B) * (B - 1), lambda x: x) == sympy.expand((F + B) * (B - 1))
+    assert expand_over_calls(F * B + 1, lambda x: x) is not None
 
 
 def test_is_expanded() -> None:
@@ -71,3 +82,9 @@ def test_expand_polynomials_is_sympys(e: Any) -> None:
 @given(_formula(calls=True))
 def test_expand_with_calls_is_sympys(e: Any) -> None:
     check_expand(e)
+
+
+@given(_formula(calls=True))
+def test_expand_over_calls_contract(e: Any) -> None:
+    check_expand_over_calls(e, lambda x: x)
+    check_expand_over_calls(e, _call_expanded)

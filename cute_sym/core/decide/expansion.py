@@ -12,7 +12,7 @@ polynomial inside, a power of a sum with a negative exponent other than ``-1``, 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
     import sympy
@@ -21,21 +21,24 @@ else:
 
 from .intervals import _fraction
 
-__all__ = ["expand", "is_expanded"]
+__all__ = ["expand", "expand_over_calls", "is_expanded"]
 
 # a product with more terms than this goes to sympy (which is then as slow as it always was)
 _MAX_TERMS = 512
 
 _Mono = tuple[tuple[Any, int], ...]       # (atom, exponent) pairs, sorted by the atom's hash
 _Poly = dict[_Mono, Any]                  # monomial -> non-zero int or Fraction
+Call = Callable[[Any], Any]
 
 
-def is_expanded(e: sympy.Expr) -> bool:
+def is_expanded(e: sympy.Expr, call: Optional[Call] = None) -> bool:
     """``sympy.expand(e)`` is ``e`` itself, by structure: no product has a sum for a factor,
     no sum is raised to a power other than ``-1``, and there is no call (whose arguments
-    ``expand`` would rebuild) anywhere.
+    ``expand`` would rebuild) anywhere. With ``call``, a call ``x`` is an atom where
+    ``call(x) == x`` (see :func:`expand_over_calls`).
 
-    @post ``True`` implies ``sympy.expand(e) == e`` (a sufficient test: ``False`` says nothing).
+    @post ``True`` implies ``sympy.expand(e) == e``, with ``call`` ``expand_over_calls(e, call)
+          == e`` (a sufficient test: ``False`` says nothing).
 
     >>> from cute_sym.core.integers import Dyn
     >>> M, N = Dyn("M"), Dyn("N")
@@ -62,7 +65,7 @@ def is_expanded(e: sympy.Expr) -> bool:
             if x.base.is_Add and x.exp != -1:
                 return False
             stack.append(x.base)
-        else:
+        elif call is None or call(x) != x:
             return False
     return True
 
@@ -87,6 +90,30 @@ def expand(e: sympy.Expr) -> sympy.Expr:
     return _build(p)
 
 
+def expand_over_calls(e: sympy.Expr, call: Call) -> Optional[sympy.Expr]:
+    """``e`` expanded over ``+``, ``*`` and integer powers, each call ``x`` in it (``floor``,
+    ``Min``, ...) taken as the atom ``call(x)`` (its arguments as the caller wants them);
+    ``None`` where that does not settle the form (``call(x)`` is a number or a formula, a sum
+    with a call in it is in a denominator, more than ``_MAX_TERMS`` terms), for the caller's
+    own way.
+
+    @post a result is what replacing each call ``x`` by a fresh symbol standing for ``call(x)``,
+          expanding with sympy and putting ``call(x)`` back gives.
+
+    >>> import sympy
+    >>> from cute_sym.core.integers import Dyn
+    >>> M, N = Dyn("M"), Dyn("N")
+    >>> expand_over_calls((sympy.floor(M / 4) + N) * (N - 1), lambda x: x)
+    N**2 + N*floor(M/4) - N - floor(M/4)
+    """
+    if is_expanded(e, call):
+        return e
+    p = _poly(e, {}, call)
+    if p is None or any(_sum_over_product_mono(m, c) for m, c in p.items()):
+        return None
+    return _build(p)
+
+
 def _sum_over_product(factors: tuple[Any, ...]) -> bool:
     """A product's denominator is a product with a sum in it (``x/(2*(a+b))``, ``1/(a*(a+b))``):
     sympy's expand multiplies the denominator out."""
@@ -106,14 +133,14 @@ def _sum_over_product_mono(m: _Mono, c: Any) -> bool:
     """The same for a monomial of :func:`_poly` (a ``1/(a+b)`` is an atom there)."""
     sums = others = 0
     for a, n in m:
-        if not a.is_Symbol:
+        if a.is_Pow:
             sums += n
         elif n < 0:
             others += 1
     return sums > 0 and (sums + others > 1 or type(c) is not int)
 
 
-def _poly(x: Any, memo: dict[Any, Optional[_Poly]]) -> Optional[_Poly]:
+def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None) -> Optional[_Poly]:
     """``x`` as monomial -> coefficient; ``None`` where only sympy's expand knows the form."""
     if x in memo:
         return memo[x]
@@ -130,7 +157,7 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]]) -> Optional[_Poly]:
     elif x.is_Add:
         r = {}
         for t in x.args:
-            q = _poly(t, memo)
+            q = _poly(t, memo, call)
             if q is None:
                 r = None
                 break
@@ -138,7 +165,7 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]]) -> Optional[_Poly]:
     elif x.is_Mul:
         r = {(): 1}
         for t in x.args:
-            q = _poly(t, memo)
+            q = _poly(t, memo, call)
             r = None if q is None else _mul(r, q)
             if r is None:
                 break
@@ -148,7 +175,7 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]]) -> Optional[_Poly]:
         if b.is_Add:
             r = None
             if n > 0:
-                q = _poly(b, memo)
+                q = _poly(b, memo, call)
                 r = {(): 1} if q is not None else None
                 for _ in range(n):
                     if r is None or q is None:
@@ -159,11 +186,25 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]]) -> Optional[_Poly]:
         elif b.is_Symbol:
             r = {((b, n),): 1}
         else:
-            r = None
+            a = _call_atom(b, call)
+            r = None if a is None else {((a, n),): 1}
     else:
-        r = None        # a call: its arguments are expanded by sympy
+        a = _call_atom(x, call)
+        r = None if a is None else {((a, 1),): 1}
     memo[x] = r
     return r
+
+
+def _call_atom(x: Any, call: Optional[Call]) -> Any:
+    """The atom standing for the call ``x``: ``call(x)`` where that is a call or a symbol."""
+    if call is None:
+        return None     # sympy expands the call's arguments
+    y = call(x)
+    if y is x or y.is_Symbol:
+        return y
+    if y.is_Atom or y.is_Add or y.is_Mul or y.is_Pow or not y.args:
+        return None     # a number or a formula: the caller's way (rare)
+    return y
 
 
 def _add_into(r: _Poly, q: _Poly) -> None:

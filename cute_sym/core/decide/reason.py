@@ -14,7 +14,7 @@ from ..integers import IntLike, symbol_facts, symbolic_module
 from .base import Bound, Fact, Rel, _facts_in_force, _sym
 from .rounding import rounded
 from .intervals import _bounds as _bounds, _symbol_bounds, _mul_iv as _mul_iv  # re-exported: the modules above read them here
-from .expansion import expand
+from .expansion import expand, expand_over_calls
 from .sums import _combined, _dominated_lo, _lower, _terms
 
 
@@ -232,13 +232,24 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
         return e
     if not calls:
         return expand(e)
-    atoms: dict[Any, Any] = {}
-    memo: dict[Any, Any] = {}
-
     if not _is_poly_node(e):
         # a call at the top: what the atomizing below gives, without a stand-in symbol
         y = _call_expanded(e)
         return expand(y) if y.is_Atom or _is_poly_node(y) else y
+    called: dict[Any, Any] = {}
+
+    def call(x: Any) -> Any:
+        y = called.get(x)
+        if y is None:
+            y = called[x] = _call_expanded(x)
+        return y
+
+    # the calls as atoms, in plain Python (the usual case); else each call a stand-in symbol
+    r = expand_over_calls(e, call)
+    if r is not None:
+        return r
+    atoms: dict[Any, Any] = {}
+    memo: dict[Any, Any] = {}
 
     def atomize(x: Any) -> Any:
         if x.is_Atom:
@@ -249,7 +260,7 @@ def _expand(e: sympy.Expr) -> sympy.Expr:
         if _is_poly_node(x):
             r = x.func(*[atomize(t) for t in x.args])
         else:
-            y = _call_expanded(x)
+            y = call(x)
             if y.is_Atom or _is_poly_node(y):
                 r = y
             else:
