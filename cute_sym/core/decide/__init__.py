@@ -98,10 +98,10 @@ def clear_caches(symbols: bool = False) -> None:
     """
     from .prove import _MEMO, _pin_walk, _powers, _prove_sym
     from .reason import _bounds, _expand, _fresh
-    from .sums import _terms
+    from .sums import _monomial, _terms
     from .values import value_set
     from .witness import _OP_CANDIDATES
-    for fn in (_prove_sym, _bounds, _expand, _terms, _powers, _pin_walk, value_set):
+    for fn in (_prove_sym, _bounds, _expand, _terms, _monomial, _powers, _pin_walk, value_set):
         fn.cache_clear()
     _MEMO.clear()
     _ANSWERS.clear()

@@ -72,8 +72,10 @@ def _lower(terms: Terms) -> Bound:
     return lo
 
 
+@lru_cache(maxsize=8192)
 def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
-    """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None."""
+    """``m`` as ``{generator: exponent}`` when every generator is at least 1, else None
+    (memoised: guard mode weighs the same monomials against every fact; read, never changed)."""
     out: dict[Any, int] = {}
     for base, ex in m.as_powers_dict().items():
         if not ex.is_Integer or ex.p <= 0:
@@ -98,11 +100,10 @@ def _dominated_lo(terms: Terms) -> Bound:
     Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
     The coefficients are counted in Python fractions (sympy's number comparisons are slow).
     """
-    Fraction = _fraction()
     pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
     neg: list[list[Any]] = []
     rest: list[tuple[Any, sympy.Expr]] = []
-    const = Fraction(0)
+    const: Any = 0      # ints where the coefficients are (a Fraction costs a microsecond an operation)
     for c, m in terms:
         if c is None:
             rest.append((c, m))
@@ -114,13 +115,12 @@ def _dominated_lo(terms: Terms) -> Bound:
         if pw is None:
             rest.append((c, m))
             continue
-        fc = Fraction(c)
-        (pos if fc > 0 else neg).append([fc if fc > 0 else -fc, pw, m])
+        (pos if c > 0 else neg).append([c if c > 0 else -c, pw, m])
     if not neg and const >= 0:
         return None     # nothing to pay for: plain interval bounds are as good
     if const < 0:
         neg.append([-const, {}, sympy.S.One])
-        const = Fraction(0)
+        const = 0
     neg.sort(key=lambda x: -sum(x[1].values()))
     total: Any = const
     for item in neg:
@@ -150,4 +150,4 @@ def _dominated_lo(terms: Terms) -> Bound:
         if lo is None:
             return None
         total += _frac_of(lo)
-    return int(total) if total.denominator == 1 else total
+    return total if type(total) is int or total.denominator != 1 else int(total)
