@@ -88,9 +88,12 @@ def _monomial(m: sympy.Expr) -> Optional[dict[Any, int]]:
 
 
 def _frac_of(x: Any) -> Any:
-    """An int, Fraction or sympy Rational bound as an int or a Python Fraction."""
+    """An int, Fraction or sympy Rational bound as an int (a whole number: the arithmetic on it
+    stays in ints) or a Python Fraction."""
     Fraction = _fraction()
-    return x if type(x) is int or type(x) is Fraction else Fraction(int(x.p), int(x.q))
+    if type(x) is int or type(x) is Fraction:
+        return x
+    return int(x.p) if x.q == 1 else Fraction(int(x.p), int(x.q))
 
 
 def _dominated_lo(terms: Terms) -> Bound:
