@@ -101,7 +101,7 @@ def _dominated_lo(terms: Terms) -> Bound:
     ``-c*m`` with positive terms ``c'*m*r`` (``r`` a product of generators >= 1), which pay for it.
 
     Sound because ``p*m*r - p*m = p*m*(r-1) >= 0`` when ``m >= 1`` and ``r >= 1``.
-    The coefficients are counted in Python fractions (sympy's number comparisons are slow).
+    The coefficients are counted in Python ints and fractions (sympy's number comparisons are slow).
     """
     pos: list[list[Any]] = []   # [coefficient left, powers, monomial]
     neg: list[list[Any]] = []
