@@ -314,6 +314,25 @@ def test_shortcuts_for_positive_formulas_and_common_factors_are_the_values() -> 
                     assert r is None or r == holds, (rel, a, b, facts, s, t, r)
 
 
+def test_a_positive_quotient_is_above_0() -> None:
+    """A formula positive by its structure is > 0 even where it is no integer (``2/c``: the
+    orderings read ``> 0`` as ``>= 1``), with or without facts in force; checked exactly."""
+    from postconditions import exact_value, symbol_values
+    C, T = sympy.sympify(Dyn("C")), sympy.sympify(Dyn("T", divisible_by=2))
+    questions = [(">", 2 / C, 0), (">=", 4 / (C * T), 0), ("<", 0, 3 / C), ("<=", 0, sympy.Min(2 / C, T)),
+                 (">", sympy.ceiling(T / 4) / C, 0)]
+    for rel, a, b in questions:
+        for facts in ((), (C <= 9,)):
+            with decide.assume(*facts) if facts else _nothing():
+                assert decide.prove(rel, a, b) is True, (rel, a, b, facts)
+            for c in symbol_values(C):
+                for t in symbol_values(T):
+                    env = {C: c, T: t}
+                    av, bv = exact_value(sympy.sympify(a), env), exact_value(sympy.sympify(b), env)
+                    assert av is not None and bv is not None
+                    assert {">": av > bv, ">=": av >= bv, "<": av < bv, "<=": av <= bv}[rel], (rel, a, b, env)
+
+
 class _nothing:
     def __enter__(self) -> None:
         return None

@@ -83,6 +83,10 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
         # a formula positive by its structure (an extent, a stride) against 0
         if sb.is_Integer and sb.p == 0 and _positive(sa) or sa.is_Integer and sa.p == 0 and _positive(sb):
             return rel == "!="
+    elif sb.is_Integer and sb.p == 0 and (rel == ">" or rel == ">=") and _positive(sa) or \
+            sa.is_Integer and sa.p == 0 and (rel == "<" or rel == "<=") and _positive(sb):
+        # (the orderings below read ``> 0`` as ``>= 1``, which a quotient such as 2/c is not)
+        return True
     if not facts:
         # a symbol against a formula of few values of other symbols: value by value, final
         settled, apart = symbol_apart_by_values(rel, sa, sb, _front)
