@@ -215,7 +215,8 @@ def check_expand(e: Any) -> None:
 
 def check_expand_over_calls(e: Any, call: Any) -> None:
     """``expand_over_calls(e, call)`` is ``None`` or what its contract says: each call ``x`` of
-    ``e`` a fresh symbol standing for ``call(x)``, sympy's expansion, ``call(x)`` put back."""
+    ``e`` a fresh symbol standing for ``call(x)`` (or, where ``call(x)`` is a sum or product,
+    that formula, each call in it treated alike), sympy's expansion, the calls put back."""
     from cute_sym.core.decide.expansion import expand_over_calls
     from cute_sym.core.decide.reason import _is_poly_node
     e = sympy.sympify(e)
@@ -230,6 +231,8 @@ def check_expand_over_calls(e: Any, call: Any) -> None:
         if _is_poly_node(x):
             return x.func(*[atomize(t) for t in x.args])
         y = call(x)
+        if y is not x and (y.is_Number or y.is_Add or y.is_Mul):
+            return atomize(y)
         return stand.setdefault(y, sympy.Dummy(integer=True))
     want = sympy.expand(atomize(e)).xreplace({v: k for k, v in stand.items()})
     assert got == want, f"expand_over_calls({e}) = {got}, expected {want}"

@@ -39,6 +39,10 @@ def test_expand_over_calls_examples() -> None:
         check_expand_over_calls(e, _call_expanded)
     assert expand_over_calls((F + B) * (B - 1), lambda x: x) == sympy.expand((F + B) * (B - 1))
     assert expand_over_calls(F * B + 1, lambda x: x) is not None
+    # a rounding whose integer terms the caller takes out (floor(A/4 + 1) = floor(A/4) + 1)
+    G = sympy.floor(A / 4 + 1, evaluate=False)
+    check_expand_over_calls(C * G, _call_expanded)
+    assert expand_over_calls(C * G, _call_expanded) == C * F + C
 
 
 def test_is_expanded() -> None:

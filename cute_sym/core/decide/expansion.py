@@ -97,8 +97,9 @@ def expand_over_calls(e: sympy.Expr, call: Call) -> Optional[sympy.Expr]:
     with a call in it is in a denominator, more than ``_MAX_TERMS`` terms), for the caller's
     own way.
 
-    @post a result is what replacing each call ``x`` by a fresh symbol standing for ``call(x)``,
-          expanding with sympy and putting ``call(x)`` back gives.
+    @post a result is what replacing each call ``x`` by a fresh symbol standing for ``call(x)``
+          (or, where ``call(x)`` is a sum or product such as ``floor(q) + 1``, by that formula,
+          each call in it replaced alike), expanding with sympy and putting the calls back gives.
 
     >>> import sympy
     >>> from cute_sym.core.integers import Dyn
@@ -189,8 +190,14 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
             a = _call_atom(b, call)
             r = None if a is None else {((a, n),): 1}
     else:
-        a = _call_atom(x, call)
-        r = None if a is None else {((a, 1),): 1}
+        y = None if call is None else call(x)
+        if y is not None and y is not x and (y.is_Number or y.is_Add or y.is_Mul):
+            # a rounding with its integer terms taken out (floor(q) + 1): those terms, each call
+            # in them an atom in turn
+            r = _poly(y, memo, call)
+        else:
+            a = _call_atom(x, call)
+            r = None if a is None else {((a, 1),): 1}
     memo[x] = r
     return r
 
