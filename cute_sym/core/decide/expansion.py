@@ -193,7 +193,8 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
         y = None if call is None else call(x)
         if y is not None and y is not x and (y.is_Number or y.is_Add or y.is_Mul):
             # a rounding with its integer terms taken out (floor(q) + 1): those terms, each call
-            # in them an atom in turn
+            # in them an atom in turn (None meanwhile: a y that held x again would end there)
+            memo[x] = None
             r = _poly(y, memo, call)
         else:
             a = _call_atom(x, call)
