@@ -59,6 +59,12 @@ def _sym(x: Any) -> sympy.Expr:
     return sympy.sympify(x)
 
 
+def _same(x: Any, y: Any) -> bool:
+    """``x == y`` for two sympy formulas, the (cached) hashes compared first: sympy's ``==`` walks
+    two large formulas of one shape to their leaves before it finds they differ."""
+    return x is y or hash(x) == hash(y) and bool(x == y)
+
+
 def _facts_in_force() -> tuple[Fact, ...]:
     facts = _FACTS.get()
     guards = _GUARDS.get()

@@ -10,7 +10,7 @@ else:
     from ..lazy import sympy
 
 from ..integers import symbol_facts
-from .base import Bound, Fact, _prove_int
+from .base import Bound, Fact, _prove_int, _same
 from .reason import _bounds, _decide_diff, _expand, _subst
 from .expansion import expand
 from .rounding import integral
@@ -92,12 +92,13 @@ def _divides(a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...], sub: dict[An
         if a.is_Integer and b.is_Integer:
             return _prove_int("|", int(a), int(b))
         return None
-    if a == 1 or a == -1 or a == b or a == -b:
+    if a == 1 or a == -1 or _same(a, b) or _same(a, -b):
         return True
     memo: dict[Any, Any] = {}      # the facts share their parts: each substituted once
     for f in facts:
-        if f[0] == "dvd" and _subst(f[2], sub, memo) == b and (
-                f[1] == a or _subst(f[1], sub, memo) == a or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
+        if f[0] == "dvd" and _same(_subst(f[2], sub, memo), b) and (
+                _same(f[1], a) or _same(_subst(f[1], sub, memo), a)
+                or (a.is_Integer and f[1].is_Integer and int(f[1]) % int(a) == 0)):
             return True
     eb = _expand(b)
     if _zero(eb):

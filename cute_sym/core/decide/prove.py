@@ -12,7 +12,7 @@ else:
 from ..errors import LayoutError
 from ..integers import IntLike, symbol_facts
 from ..monomials import div, monomial_parts, mul
-from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _sym
+from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _same, _sym
 from .divisibility import _divides, _int_product
 from .values import _divisor_of_monomial, divides_by_values, order_by_values, symbol_apart_by_values
 from .quick import (
@@ -77,8 +77,7 @@ def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optiona
     sa, sb = _sym(a), _sym(b)
     if sa.is_Integer and sb.is_Integer:
         return _prove_int(rel, int(sa), int(sb))
-    if sa is sb or hash(sa) == hash(sb) and sa == sb:    # the same formula: no reasoning needed
-        # (the hashes first: sympy's == walks two large formulas of one shape to their leaves)
+    if _same(sa, sb):        # the same formula: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     if rel == "==" or rel == "!=":
         # a formula positive by its structure (an extent, a stride) against 0
@@ -378,7 +377,7 @@ _GIVE_UP_NODES = 160
 
 @lru_cache(maxsize=16384)
 def _prove_sym(rel: Rel, a: sympy.Expr, b: sympy.Expr, facts: tuple[Fact, ...]) -> Optional[bool]:
-    if a is b or hash(a) == hash(b) and a == b:      # structurally identical: no reasoning needed
+    if _same(a, b):          # structurally identical: no reasoning needed
         return rel in ("==", "<=", ">=", "|")
     if not facts and open_by_witnesses(rel, a, b):
         return None     # seen to hold and to fail: no sound reasoning decides it
