@@ -10,7 +10,7 @@ import cute_sym as cs
 from cute_sym import Layout, parse
 
 from postconditions import (
-    check_composition, check_composition_tiler, image, is_injective, nsize,
+    check_composition, check_composition_tiler, image, is_injective, nsize, to_static,
 )
 
 from algebra_support import MASKS, P2, P2S, POW2, POW2_INJ, _static_vs_symbolic, layouts
@@ -232,3 +232,22 @@ def test_rhs_digits_below_a_symbolic_extent_at_every_value(lhs: str, rhs: str) -
         for s1 in (8, 16, 24):
             v = {"S0": s0, "S1": s1, "S2": 2}
             check_composition(cs.subs(A, v), B, cs.subs(R, v))
+
+
+def test_an_rhs_mode_of_extent_2_asks_nothing_about_ending_inside() -> None:
+    """Over a symbolic lhs extent ``a``, an rhs mode ``2:e`` ends inside it (``2 <= ceil_div(a,e)``)
+    or steps over all of it (``a <= e``) at every value: guard mode records no such condition
+    (it had recorded ``a % e == 0 or ceil_div(a,e) >= 2 or a <= e``), and where the conditions
+    it records hold the result is ``A(B(i))``."""
+    A, B = parse("(a,b):(_1,_64)"), parse("_2:e")
+    with cs.collect_guards() as g:
+        R = cs.composition(A, B)
+    assert g.conditions
+    assert not any(rel == "<=" and x == 2 for entry in g._entries for rel, x, _ in entry), g
+    grid = [{"a": a, "b": b, "e": e} for a in range(1, 9) for b in (1, 2, 4) for e in range(-4, 9)]
+    tried = 0
+    for v in grid:
+        if g.holds(v):
+            check_composition(to_static(A, v), to_static(B, v), to_static(R, v))
+            tried += 1
+    assert tried > 0

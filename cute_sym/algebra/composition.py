@@ -196,6 +196,11 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
                 f"composition: stride {rd} steps over extent {cs} unevenly ({cs} % {abs(stride)} != 0) and the "
                 f"rhs runs past it: CuTe's answer would not be lhs(rhs(i))")
     ars = _compose_abs_sign(stride)[0]
+    r, n = ends
+    if type(r) is int and r <= 2 and not _is1(n):
+        # n = ceil_div(s_i, |stride|) >= 1: where n >= 2 the rhs ends inside (r <= 2 <= n), else
+        # n == 1 and it steps over all of s_i at once: one of the two holds at every value
+        return
     if decide.prove("|", ars, cs):
         return      # the usual answer, before the questions about mode i+1 below
     alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("<=", ends[0], ends[1]), ("<=", cs, ars)]
