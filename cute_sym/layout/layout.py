@@ -505,13 +505,19 @@ def cosize(layout: Any, *idx: int) -> IntLike:
         if callable(f):
             return f()
         raise LayoutError(f"cosize: not a layout: {layout!r}")
-    total: IntLike = 1
+    static = 1
+    terms: list[Any] = []
     for s, d in zip(leaves(layout._shape), leaves(layout._stride)):
         if type(s) is int and type(d) is int:
-            total = total + (s - 1) * (d if d >= 0 else -d)
+            static += (s - 1) * (d if d >= 0 else -d)
         else:
-            total = total + (s - 1) * sabs(d)
-    return total if type(total) is int else norm(expand(total))
+            # s*|d| - |d|, not (s-1)*|d|, in one sum: with monomial strides it collects its own
+            # terms (those of a compact layout cancel to one product), with nothing to expand
+            ad = sabs(d)
+            terms += (s * ad, -ad)
+    if not terms:
+        return static
+    return norm(expand(sympy.Add(static, *terms)))
 
 
 

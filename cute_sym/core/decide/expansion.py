@@ -26,8 +26,9 @@ __all__ = ["expand", "expand_over_calls", "is_expanded"]
 # a product with more terms than this goes to sympy (which is then as slow as it always was)
 _MAX_TERMS = 512
 
-_Mono = tuple[tuple[Any, int], ...]       # (atom, exponent) pairs, sorted by the atom's hash
+_Mono = frozenset[tuple[Any, int]]        # (atom, exponent) pairs: equal monomials, equal sets
 _Poly = dict[_Mono, Any]                  # monomial -> non-zero int or Fraction
+_UNIT: _Mono = frozenset()                # the monomial 1
 Call = Callable[[Any], Any]
 
 
@@ -148,13 +149,13 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
     r: Optional[_Poly]
     if x.is_Number:
         if x.is_Integer:
-            r = {(): int(x.p)} if x.p else {}
+            r = {_UNIT: int(x.p)} if x.p else {}
         elif x.is_Rational:
-            r = {(): _fraction()(int(x.p), int(x.q))}
+            r = {_UNIT: _fraction()(int(x.p), int(x.q))}
         else:
             r = None
     elif x.is_Symbol:
-        r = {((x, 1),): 1}
+        r = {frozenset(((x, 1),)): 1}
     elif x.is_Add:
         r = {}
         for t in x.args:
@@ -164,8 +165,22 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
                 break
             _add_into(r, q)
     elif x.is_Mul:
-        r = {(): 1}
+        # the symbols and their powers make one monomial at once (a product of n symbols would
+        # otherwise be n-1 monomial products); the other factors are multiplied in
+        coeff: Any = 1
+        mono: dict[Any, int] = {}
+        rest: list[Any] = []
         for t in x.args:
+            if t.is_Symbol:
+                mono[t] = mono.get(t, 0) + 1
+            elif t.is_Pow and t.base.is_Symbol and t.exp.is_Integer:
+                mono[t.base] = mono.get(t.base, 0) + int(t.exp)
+            elif t.is_Integer:
+                coeff *= int(t.p)
+            else:
+                rest.append(t)
+        r = {frozenset((k, n) for k, n in mono.items() if n): coeff} if coeff else {}
+        for t in rest:
             q = _poly(t, memo, call)
             r = None if q is None else _mul(r, q)
             if r is None:
@@ -177,18 +192,18 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
             r = None
             if n > 0:
                 q = _poly(b, memo, call)
-                r = {(): 1} if q is not None else None
+                r = {_UNIT: 1} if q is not None else None
                 for _ in range(n):
                     if r is None or q is None:
                         break
                     r = _mul(r, q)
             elif n == -1 and is_expanded(b):
-                r = {((x, 1),): 1}      # 1/(a+b): an atom of the product (its base expanded)
+                r = {frozenset(((x, 1),)): 1}      # 1/(a+b): an atom of the product (its base expanded)
         elif b.is_Symbol:
-            r = {((b, n),): 1}
+            r = {frozenset(((b, n),)): 1}
         else:
             a = _call_atom(b, call)
-            r = None if a is None else {((a, n),): 1}
+            r = None if a is None else {frozenset(((a, n),)): 1}
     else:
         y = None if call is None else call(x)
         if y is not None and y is not x and (y.is_Number or y.is_Add or y.is_Mul):
@@ -198,7 +213,7 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
             r = _poly(y, memo, call)
         else:
             a = _call_atom(x, call)
-            r = None if a is None else {((a, 1),): 1}
+            r = None if a is None else {frozenset(((a, 1),)): 1}
     memo[x] = r
     return r
 
@@ -251,11 +266,7 @@ def _mono_mul(a: _Mono, b: _Mono) -> _Mono:
             d[k] = v
         else:
             del d[k]
-    return tuple(sorted(d.items(), key=_hash_key))
-
-
-def _hash_key(kv: tuple[Any, int]) -> int:
-    return hash(kv[0])
+    return frozenset(d.items())
 
 
 def _build(p: _Poly) -> sympy.Expr:
