@@ -80,6 +80,19 @@ def test_collect_guards_records_facts() -> None:
     assert not g.holds({"M": 6}) and not g.holds({"M": 8})
 
 
+def test_guard_conditions_as_relations() -> None:
+    """An ordering prints as recorded (left open by the procedure, it is not handed to sympy's
+    assumption system); an (in)equality sympy settles, such as ``1/a != 0``, is dropped."""
+    M, a = Dyn("M"), sympy.sympify(Dyn("a", sign="nonnegative"))
+    with cs.collect_guards() as g:
+        assert require("<", M, 100, assume=False) is False
+        assert require("==", 1 / a, 0, assume=False) is False
+    M_ = sympy.sympify(M)
+    assert g.conditions == [sympy.Ge(M_, 100, evaluate=False)]
+    assert str(g) == "M >= 100"
+    assert g.holds({"M": 100, "a": 1}) and not g.holds({"M": 99, "a": 1})
+
+
 def test_require_any_names_and_records_the_disjunction() -> None:
     M = Dyn("M")
     with pytest.raises(cs.UndecidableError) as ei:
