@@ -100,8 +100,9 @@ def _relation(rel: Rel, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
     if a.is_Number and not b.is_Number:
         rel, a, b = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}[rel], b, a
     ops = {"==": sympy.Eq, "!=": sympy.Ne, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
-    # an ordering the procedure left open is one sympy's evaluation leaves too (it asks the
-    # assumption system, milliseconds a relation): it settles (in)equalities such as 1/a != 0
+    # an ordering is kept as recorded: the procedure left it open, and sympy's evaluation (the
+    # assumption system, milliseconds a relation) settled none over the corpora; it does settle
+    # (in)equalities such as 1/a != 0, which are dropped as true
     return ops[rel](a, b, evaluate=ev and rel in ("==", "!="))
 
 
