@@ -202,7 +202,7 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
         elif b.is_Symbol:
             r = {frozenset(((b, n),)): 1}
         else:
-            a = _call_atom(b, call)
+            a = None if call is None else _call_atom(b, call(b))
             r = None if a is None else {frozenset(((a, n),)): 1}
     else:
         y = None if call is None else call(x)
@@ -212,17 +212,15 @@ def _poly(x: Any, memo: dict[Any, Optional[_Poly]], call: Optional[Call] = None)
             memo[x] = None
             r = _poly(y, memo, call)
         else:
-            a = _call_atom(x, call)
+            a = None if y is None else _call_atom(x, y)
             r = None if a is None else {frozenset(((a, 1),)): 1}
     memo[x] = r
     return r
 
 
-def _call_atom(x: Any, call: Optional[Call]) -> Any:
-    """The atom standing for the call ``x``: ``call(x)`` where that is a call or a symbol."""
-    if call is None:
-        return None     # sympy expands the call's arguments
-    y = call(x)
+def _call_atom(x: Any, y: Any) -> Any:
+    """The atom standing for the call ``x`` whose ``call(x)`` is ``y``: ``y`` where that is a call
+    or a symbol (without ``call``, sympy expands the call's arguments: no atom)."""
     if y is x or y.is_Symbol:
         return y
     if y.is_Atom or y.is_Add or y.is_Mul or y.is_Pow or not y.args:
