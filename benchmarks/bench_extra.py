@@ -73,7 +73,10 @@ def import_report(root: str, repeat: int = 5) -> dict[str, Any]:
     job = [_child_cpu(cli, root) for _ in range(repeat)]
     bare = [_child_total("pass", root) for _ in range(repeat)]
     whole = [_child_total(cli, root) for _ in range(repeat)]
-    pyc = [_child_cpu("import pycute", root) for _ in range(repeat)]
+    try:
+        pyc: list[tuple[float, bool]] = [_child_cpu("import pycute", root) for _ in range(repeat)]
+    except IndexError:      # pycute not installed: the child failed before printing
+        pyc = [(float("nan"), False)]
     sym = [_child_cpu("import sympy", root)]     # slow: once
     out = {
         "import_cute_sym_s": statistics.median(t for t, _ in imp), "import_imports_sympy": any(s for _, s in imp),
