@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import sympy
 from hypothesis import given, strategies as st
 
 import cute_sym as cs
@@ -60,6 +61,26 @@ def test_symbols_by_role() -> None:
     assert not cs.is_static(L)
     L2 = parse("(M,N):(_1,M)", {"M": 128})
     assert str(L2) == "(_128,N):(_1,_128)"
+
+
+def test_one_name_is_one_integer() -> None:
+    # the stride's M in (M,N):(_1,M) is the shape's M: one symbol, positive, so the layout is
+    # compact (its cosize is M*N exactly, and it coalesces to M*N:_1)
+    L = parse("(M,N):(_1,M)")
+    m = L.shape[0]
+    assert L.stride[1] == m and m.is_positive
+    assert sympy.expand(cs.cosize(L) - m * L.shape[1]) == 0
+    assert str(cs.coalesce(L)) == "M*N:_1"
+    # in a formula and inside a tiler too; a name only in strides keeps any sign
+    T = parse("((M,_2):(_2,2*M),_4:d)")
+    assert T[0].stride[1] == 2 * T[0].shape[0] and T[1].stride.is_positive is None
+    # the composition with it is the rhs itself (the lhs is the identity on its domain):
+    # R(i) == A(B(i)) at many values of the one M
+    B = parse("(_4,_8):(_2,_1)")
+    R = cs.composition(L, B)
+    for mv, nv in [(1, 1), (2, 3), (3, 5), (4, 4), (7, 2), (16, 1)]:
+        A, RR = cs.subs(L, {"M": mv, "N": nv}), cs.subs(R, {"M": mv, "N": nv})
+        assert all(int(RR(i)) == int(A(B(i))) for i in range(cs.size(B)))
 
 
 def test_subs_gives_known_dynamic_values() -> None:

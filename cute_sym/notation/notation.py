@@ -6,7 +6,9 @@ layouts (``Sw<3,4,3> o _0 o (_8,_64):(_64,_1)``). ``_4`` is a static integer;
 a plain ``4`` is a dynamic integer whose value is known; an identifier is a
 dynamic symbol, assumed by position: a positive integer in a shape or a bare
 IntTuple, any integer in a stride (coordinates are re-read as non-negative by
-the operations that take them). Leaves may be formulas as cute_sym prints them
+the operations that take them). One name is one integer throughout a text: a
+name read in a shape is that positive integer in the strides too
+(``(M,N):(_1,M)``). Leaves may be formulas as cute_sym prints them
 (``16*N``, ``ceil_div(M,128)``, ``M//4``, ``M%4``, ``min(a,b)``).
 
 >>> L = parse("(_4,(M,_2)):(_1,(_4,4*M))")
@@ -64,13 +66,14 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
 
 
 class _Reader:
-    def __init__(self, text: str, symbols: Mapping[str, Any]) -> None:
+    def __init__(self, text: str, symbols: Mapping[str, Any], positive: frozenset[str] = frozenset()) -> None:
         self.text = text
         self.toks = _tokens(text)
         self.i = 0
         self.symbols = dict(symbols)
         self.made: dict[tuple[str, str], Any] = {}
         self.level = 0
+        self.positive = positive     # names read in a shape somewhere in the text: positive everywhere
 
     # -- token helpers
     def column(self) -> int:
@@ -233,10 +236,17 @@ class _Reader:
     def symbol(self, name: str, role: str) -> Any:
         if name in self.symbols:
             return self.symbols[name]
+        if name in self.positive:
+            role = "shape"
         key = (name, role)
         if key not in self.made:
             self.made[key] = Dyn(name, sign="any" if role == "stride" else "positive")
         return self.made[key]
+
+    def both_roles(self) -> frozenset[str]:
+        """The names read both in a shape and in a stride (two symbols so far: one is wanted)."""
+        shape = {n for n, r in self.made if r != "stride"}
+        return frozenset(n for n, r in self.made if r == "stride" and n in shape)
 
 
 def _call(name: str, args: list[Any], text: str) -> Any:
@@ -271,7 +281,13 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
         raise NotationError(f"parse takes a string, got {type(text).__name__}")
     if not text.strip():
         raise NotationError("parse: empty text")
-    return wrap(_Reader(text, symbols or {}).whole())
+    reader = _Reader(text, symbols or {})
+    obj = reader.whole()
+    both = reader.both_roles()
+    if both:
+        # one name, one integer: the stride's M in (M,N):(_1,M) is the shape's (positive) M
+        obj = _Reader(text, symbols or {}, both).whole()
+    return wrap(obj)
 
 
 def to_str(obj: Any) -> str:
