@@ -52,19 +52,55 @@ def _split_args(text: str, start: int = 0) -> list[tuple[str, int]]:
     return parts
 
 
-def _parse_at(text: str, column: int) -> Any:
+def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None) -> Any:
     """``parse(text)``; an error's column is counted in the whole expression. The name of an
-    MMA atom (``SM80_16x8x16_F16F16F16F16_TN``) stays a name."""
+    MMA atom (``SM80_16x8x16_F16F16F16F16_TN``) stays a name, ``LayoutLeft`` and ``LayoutRight``
+    are CuTe's tags."""
     import cute_sym
     from .core.errors import NotationError
-    if text.isidentifier() and text in cute_sym.mma_atom_names():
-        return text
+    if text.isidentifier() and (text in cute_sym.mma_atom_names() or text in _TAGS):
+        return getattr(cute_sym, text) if text in _TAGS else text
     try:
-        return cute_sym.parse(text)
+        return cute_sym.parse(text, symbols)
     except NotationError as e:
         if e.column is None:
             raise
         raise NotationError(str(e), column + e.column) from None
+
+
+_TAGS = ("LayoutLeft", "LayoutRight")
+
+
+def _parse_args(parts: list[tuple[str, int]]) -> list[Any]:
+    """The arguments of one call; a name is one integer across them, as in one text (the ``M``
+    of ``_4:M`` is the extent ``M`` of another argument)."""
+    args = [_parse_at(a, col) for a, col in parts]
+    from .notation.notation import shape_names
+    texts = [a for (a, _), x in zip(parts, args) if not isinstance(x, str) and a not in _TAGS]
+    both = shape_names(texts)
+    if not both:
+        return args
+    from .core.integers import Dyn
+    symbols = {n: Dyn(n) for n in both}
+    return [_parse_at(a, col, symbols) if not isinstance(x, str) and a not in _TAGS else x
+            for (a, col), x in zip(parts, args)]
+
+
+def _check_balanced(expr: str) -> None:
+    """Raise a NotationError at an unmatched parenthesis (before the call is split into its
+    arguments, which would read past or drop the rest)."""
+    from .core.errors import NotationError
+    opened: list[int] = []
+    for k, ch in enumerate(expr):
+        if ch == "(":
+            opened.append(k)
+        elif ch == ")":
+            if not opened:
+                raise NotationError(f"unmatched ')' at column {k} in {expr.strip()!r}", k)
+            opened.pop()
+    if opened:
+        k = opened[-1]
+        raise NotationError(f"'(' at column {k} is never closed in {expr.strip()!r}", k)
 
 
 def _call_split(expr: str) -> Optional[int]:
@@ -97,6 +133,7 @@ def evaluate_call(expr: str) -> Any:
     (_4):(_8) _10
     """
     import cute_sym
+    _check_balanced(expr)
     lead = len(expr) - len(expr.lstrip())
     expr = expr.strip()
     head, sep, rest = expr.partition("(")
@@ -105,15 +142,14 @@ def evaluate_call(expr: str) -> Any:
         fn = getattr(cute_sym, name, None)
         if fn is None or not callable(fn):
             raise LayoutError(f"unknown operation {name!r}")
-        args = [_parse_at(a, lead + len(head) + 1 + col) for a, col in _split_args(rest[:-1])]
-        return fn(*args)
+        return fn(*_parse_args(_split_args(rest[:-1], lead + len(head) + 1)))
     k = _call_split(expr)
     if k is not None:
         value = _parse_at(expr[:k].rstrip(), lead)
         if not callable(value):
             raise LayoutError(f"only a layout can be called with a coordinate, not {value}")
         from .core.int_tuple import wrap
-        return wrap(value(*[_parse_at(a, lead + k + 1 + col) for a, col in _split_args(expr[k + 1:-1])]))
+        return wrap(value(*_parse_args(_split_args(expr[k + 1:-1], lead + k + 1))))
     return _parse_at(expr, lead)
 
 

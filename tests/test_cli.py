@@ -118,7 +118,9 @@ def test_cli_caps_a_big_table(capsys: Any) -> None:
 
 
 @pytest.mark.parametrize("expr, bad", [("logical_divide(_24:_2, (_4,,_2))", ","), ("(_4,_8):(_1,_4))", ")"),
-                                       ("composition(_4:_1, $)", "$"), ("  (_4,@)", "@")])
+                                       ("composition(_4:_1, $)", "$"), ("  (_4,@)", "@"),
+                                       # an unclosed call: its "(" (not an argument silently dropped)
+                                       ("composition(_4:_1, (_4,x)", "("), ("size(_4:_1))", ")")])
 def test_cli_points_at_the_syntax_error(expr: str, bad: str, capsys: Any) -> None:
     assert main([expr]) == 2
     err = capsys.readouterr().err.splitlines()
@@ -148,6 +150,18 @@ def test_cli_errors(capsys: Any) -> None:
     assert main(["no_such_op(_4:_1)"]) == 2
     assert "unknown operation" in capsys.readouterr().err
     assert main(["(_4,_8"]) == 2
+
+
+def test_cli_tags_and_one_name_across_arguments() -> None:
+    assert str(evaluate_call("make_layout((M,N), LayoutRight)")) == "(M,N):(N,_1)"
+    assert str(evaluate_call("make_layout((_4,_8), LayoutLeft)")) == "(_4,_8):(_1,_4)"
+    # the stride M of the second argument is the first argument's extent M: one positive integer
+    r = evaluate_call("composition((M,N):(_1,M), _4:M)")
+    d = r.stride
+    assert d.is_positive and d == r.stride.free_symbols.pop()
+    for m in (1, 2, 5):
+        A, B, R = (cs.subs(x, {"M": m, "N": 3}) for x in (cs.parse("(M,N):(_1,M)"), cs.parse("_4:M"), r))
+        assert all(int(R(i)) == int(A(B(i))) for i in range(4))
 
 
 def test_evaluate_call() -> None:

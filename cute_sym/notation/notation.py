@@ -21,7 +21,7 @@ name read in a shape is that positive integer in the strides too
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 if TYPE_CHECKING:
     import sympy
@@ -243,10 +243,10 @@ class _Reader:
             self.made[key] = Dyn(name, sign="any" if role == "stride" else "positive")
         return self.made[key]
 
-    def both_roles(self) -> frozenset[str]:
-        """The names read both in a shape and in a stride (two symbols so far: one is wanted)."""
-        shape = {n for n, r in self.made if r != "stride"}
-        return frozenset(n for n, r in self.made if r == "stride" and n in shape)
+    def roles(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The names made into symbols in a shape (or a bare IntTuple), and in a stride."""
+        return (frozenset(n for n, r in self.made if r != "stride"),
+                frozenset(n for n, r in self.made if r == "stride"))
 
 
 def _call(name: str, args: list[Any], text: str) -> Any:
@@ -283,11 +283,31 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
         raise NotationError("parse: empty text")
     reader = _Reader(text, symbols or {})
     obj = reader.whole()
-    both = reader.both_roles()
+    shape, stride = reader.roles()
+    both = shape & stride
     if both:
         # one name, one integer: the stride's M in (M,N):(_1,M) is the shape's (positive) M
         obj = _Reader(text, symbols or {}, both).whole()
     return wrap(obj)
+
+
+def shape_names(texts: Sequence[str]) -> frozenset[str]:
+    """The identifiers read in a shape (or a bare IntTuple) in any of ``texts`` and in a stride
+    in any of them: the names that several texts read together (the arguments of one call) take
+    as one positive integer (``symbols={name: Dyn(name)}``), as :func:`parse` does in one text.
+
+    >>> sorted(shape_names(["(M,_4):(_1,M)", "_8:N", "N"]))
+    ['M', 'N']
+    """
+    shape: set[str] = set()
+    stride: set[str] = set()
+    for text in texts:
+        r = _Reader(text, {})
+        r.whole()
+        s, d = r.roles()
+        shape |= s
+        stride |= d
+    return frozenset(shape & stride)
 
 
 def to_str(obj: Any) -> str:
