@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import pytest
@@ -154,6 +155,28 @@ def test_prop_prove_is_sound(a: sympy.Expr, b: sympy.Expr, rel: str, values: lis
         truth = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y,
                  "|": (y == 0 if x == 0 else y % x == 0)}[rel]
         assert truth == r, f"prove({rel!r}, {a}, {b}) = {r}, but M={m}, N={n} gives {truth}"
+
+
+KA, LA = Dyn("KA", sign="any"), Dyn("LA", sign="any")
+
+
+@given(st.lists(st.tuples(st.integers(-12, 12), st.integers(0, 2), st.integers(0, 2)), min_size=1, max_size=4),
+       st.integers(-20, 20), st.sampled_from(["==", "!="]))
+def test_prop_equality_apart_by_a_divisor(terms: list[tuple[int, int, int]], c: int, rel: str) -> None:
+    """``c + sum(k * KA**i * LA**j)`` is never 0 when the gcd of the ``k`` does not divide ``c``
+    (``4*KA + 1 == 0`` is refuted); every decided answer holds at every integer point."""
+    e = sympy.Integer(c) + sum((k * KA ** i * LA ** j for k, i, j in terms), sympy.Integer(0))
+    r = cs.prove(rel, e, 0)
+    g = 0
+    for k, i, j in terms:
+        if i or j:
+            g = math.gcd(g, k)
+    e2 = sympy.expand(e)
+    if g > 1 and c % g and not e2.is_Number:
+        assert r is (rel == "!=")
+    if r is not None:
+        for kv, lv in itertools.product(range(-6, 7), repeat=2):
+            assert (int(e.subs({KA: kv, LA: lv})) != 0) == (r if rel == "!=" else not r)
 
 
 def test_divides_quotient_divisor_not_refuted() -> None:

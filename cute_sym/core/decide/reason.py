@@ -80,6 +80,8 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
         r = _verdict(rel, lo, hi)
         if r is not None:
             return r
+    if (rel == "==" or rel == "!=") and e.is_Add and _apart_by_divisor(e):
+        return rel == "!="
     # last resort, small polynomials only: measured from the symbols' lower bounds
     # (s = lo + s', s' >= 0) every coefficient is >= 0, e.g. MN-M-N+1 = M'N' for M, N >= 1
     if e.is_Add and len(e.args) <= _SHIFT_MAX_TERMS and _nonlinear(e) and is_polynomial(e):
@@ -97,6 +99,30 @@ def _decide_diff(rel: Rel, d: sympy.Expr, ge0: tuple[sympy.Expr, ...]) -> Option
 
 
 _SHIFT_MAX_TERMS = 6
+
+
+def _apart_by_divisor(e: sympy.Expr) -> bool:
+    """``e != 0`` at every value because ``e = c + g*Z`` with ``Z`` an integer and ``g`` (the gcd of
+    the coefficients of the terms other than the constant ``c``) not dividing ``c``: ``4*K + 1``,
+    ``2*M*N + 4*N + 3``. False: not shown this way.
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> K, N = Dyn("K", sign="any"), Dyn("N", sign="any")
+    >>> _apart_by_divisor(sympy.expand(4 * K + 6 * K * N + 1)), _apart_by_divisor(2 * K + 3 * N + 1)
+    (True, False)
+    """
+    c, rest = e.as_coeff_Add()
+    if not c.is_Integer or c.p == 0:
+        return False
+    g = 0
+    for t in sympy.Add.make_args(rest):
+        k, m = t.as_coeff_Mul()
+        if not k.is_Integer or m.is_integer is not True:
+            return False
+        g = math.gcd(g, int(k.p))
+        if g == 1:
+            return False
+    return int(c.p) % g != 0
 
 
 def _shifted_nonneg(t: sympy.Expr) -> bool:
