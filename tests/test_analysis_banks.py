@@ -162,6 +162,22 @@ def test_symbolic_text_names_residues() -> None:
     assert got.at(K=33).wavefronts == 1 and got.at(K=64).wavefronts == 32
 
 
+def test_symbolic_text_names_the_shorter_residue_set() -> None:
+    # ldmatrix of a K-major tile of leading dimension K: 7 misaligned residues of K modulo 8
+    # against 1 aligned; the text names the one left out, and each residue answers as it says
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    got = bank_conflicts(ldsm, parse("(_128,_32):(K,_1)", {"K": Dyn("K")}))
+    assert isinstance(got, Cases)
+    assert [cond for cond, _ in got.invalid] == ["K % 8 != 0"], str(got)
+    for k in range(1, 80):
+        if k % 8:
+            with pytest.raises(LayoutError):
+                got.at(K=k)
+        else:
+            assert got.at(K=k).wavefronts == bank_conflicts(ldsm, make_layout((128, 32), (k, 1))).wavefronts
+
+
 def test_divisibility_fact_prunes_cases() -> None:
     tv = parse("(_32,_1):(_1,_0)")
     got = bank_conflicts(tv, make_layout((32, 8), (Dyn("K", divisible_by=32), 1)), 32)

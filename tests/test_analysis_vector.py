@@ -58,3 +58,17 @@ def test_symbolic_equals_concrete(bits: int) -> None:
         assert got.bits == want.bits, (n, str(sym))
         n_decided += 1
     assert n_decided > 150
+
+
+@pytest.mark.parametrize("bits", [16, 32])
+def test_symbolic_extent_in_the_shape_is_decided(bits: int) -> None:
+    # offsets 4*(i % M) + i // M: each case (M = 64*M' + r) settles the modulo and the floor
+    # again (1 % M is 1 once M >= 2), so no case is left undecidable
+    tv = parse("(_32,_4):(_4,_1)")
+    sym = vector_width(tv, parse("(M,_4):(_4,_1)"), bits)
+    assert isinstance(sym, Cases) and not sym.undecidable, str(sym)
+    for m in range(1, 200):
+        want = vector_width(tv, make_layout((m, 4), (4, 1)), bits)
+        got = sym.at(M=m)
+        assert isinstance(got, VectorWidth) and isinstance(want, VectorWidth)
+        assert got.bits == want.bits, (m, str(sym))

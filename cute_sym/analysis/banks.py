@@ -26,7 +26,7 @@ A symbolic leading dimension ``K`` (elements between rows) answers by cases:
 conflict-free: 32 wavefronts, ideal 32 (8 instructions) if K % 16 == 8
 2-way bank conflicts: 64 wavefronts, ideal 32 (8 instructions) if K % 32 == 16
 4-way bank conflicts: 128 wavefronts, ideal 32 (8 instructions) if K % 64 == 32
-no legal access if K % 8 in {1, 2, 3, 4, 5, 6, 7}: 128-bit vectors: thread 1: value 0 (element offset K) is not 16-byte aligned
+no legal access if K % 8 != 0: 128-bit vectors: thread 1: value 0 (element offset K) is not 16-byte aligned
 """
 from __future__ import annotations
 

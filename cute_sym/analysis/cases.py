@@ -24,6 +24,7 @@ else:
 from ..core import decide
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.errors import LayoutError, UndecidableError
+from ..core.int_tuple import cdiv, cmod
 from ..core.integers import Dyn, IntLike, symbol_facts
 from ..swizzle import Swizzle
 
@@ -130,7 +131,7 @@ class Space:
         P = self.period
         if type(off) is int:
             return off // P, off % P
-        e = sympy.expand(sympy.sympify(off).xreplace(self.subst))
+        e = sympy.expand(settle(sympy.sympify(off).xreplace(self.subst)))
         if e.is_Integer:
             return int(e) // P, int(e) % P
         const, rest = e.as_coeff_Add()
@@ -153,11 +154,40 @@ class Space:
         if type(q1) is tuple and type(q2) is tuple:
             if q1 == q2:
                 return True
-        e1, e2 = self._expr(q1), self._expr(q2)
+        e1, e2 = settle(self._expr(q1)), settle(self._expr(q2))
         got = decide.prove("==", e1, e2)
         if got is None:
             raise Undecided(f"whether {e1} == {e2}")
         return got
+
+
+def settle(e: Any) -> Any:
+    """``e`` with each ``a % b`` and ``floor(a/b)`` computed again, inside out, by the algebra's
+    own ``cmod`` and ``cdiv`` (which ask the decision procedure): a case's substitution makes
+    what they could not settle for the symbol settled for its values (``1 % M`` is ``1`` once
+    ``M = 64*M' + 2``). A floor keeps its form unless its numerator is known non-negative and
+    its denominator positive (where C's division is the floor).
+
+    @post ``settle(e) == e`` at every value of the symbols.
+
+    >>> from cute_sym.core.symbolic import IMod
+    >>> Mp = Dyn("M'", min=0, sign="nonnegative")
+    >>> M = 64 * Mp + 2
+    >>> settle(4 * IMod(1, M) + sympy.floor(1 / M))
+    4
+    """
+    if not isinstance(e, sympy.Basic) or not e.args or e.is_Atom:
+        return e
+    args = [settle(a) for a in e.args]
+    from ..core.symbolic import IMod
+    if isinstance(e, IMod):
+        return sympy.sympify(cmod(args[0], args[1]))
+    if e.func is sympy.floor:
+        num, den = args[0].as_numer_denom()
+        if decide.prove(">=", num, 0) is True and decide.prove(">", den, 0) is True:
+            return sympy.sympify(cdiv(num, den))
+        return sympy.floor(args[0])
+    return e.func(*args) if any(a is not b for a, b in zip(args, e.args)) else e
 
 
 class Cases(Generic[R]):
@@ -284,8 +314,13 @@ def _class_text(s: sympy.Symbol, m: int, residues: frozenset[int], feasible: Seq
                 break
         d *= 2
     small_sorted = sorted({r % d for r in residues})
-    if {r % d for r in feasible} == set(small_sorted):
+    others = sorted({r % d for r in feasible} - set(small_sorted))
+    if not others:
         return ""
+    if len(others) < len(small_sorted):     # the shorter text: the residues left out
+        if len(others) == 1:
+            return f"{s.name} % {d} != {others[0]}"
+        return f"{s.name} % {d} not in {{{', '.join(map(str, others))}}}"
     if len(small_sorted) == 1:
         return f"{s.name} % {d} == {small_sorted[0]}"
     return f"{s.name} % {d} in {{{', '.join(map(str, small_sorted))}}}"
