@@ -25,7 +25,7 @@ __all__ = ["Swizzle", "make_swizzle"]
 
 
 def _static_int(x: Any, what: str) -> int:
-    """``x`` as a Python int, or a LayoutError when it is symbolic (CuTe needs it static)."""
+    """``x`` as a Python int, or a NotationError when it is symbolic (CuTe needs it static)."""
     if type(x) is int:
         return x
     if is_basic(x) and x.is_Integer:
@@ -121,6 +121,10 @@ class Swizzle:
         >>> Swizzle(1, 0, 1)(2), Swizzle(1, 0, -1)(1)
         (3, 3)
         """
+        if not (type(offset) is int or isinstance(offset, int) or is_basic(offset) and offset.is_Integer):
+            # its bits are not known: xor has no formula here (CuTe swizzles a run-time int)
+            raise LayoutError(f"{self}: the offset {offset} is symbolic; a swizzle reads its bits, so bind "
+                              "its symbols first (subs)")
         x = _static_int(offset, "a swizzled offset")
         y = x & self.yyy_msk
         s = self.shift
