@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 from typing import Any, Optional, Sequence, TextIO
 
@@ -240,6 +241,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             values[k.strip()] = int(v)
         except ValueError:
             ap.error(f"--bind {b!r}: expected NAME=INTEGER")
+    named = set(re.findall(r"(?<![\w])([A-Za-z][A-Za-z0-9_]*)(?![\w(])", opts.expr))
+    for k in values:
+        if k not in named:      # a typo would otherwise leave the table unbound, silently
+            ap.error(f"--bind {k}=...: {opts.expr!r} has no symbol {k!r}")
     out = io.StringIO()
     try:
         try:

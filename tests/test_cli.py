@@ -186,3 +186,11 @@ def test_cli_rejects_a_bad_binding() -> None:
     with pytest.raises(SystemExit) as e:
         main(["--bind", "M=x", "size(M)"])
     assert e.value.code == 2
+
+
+def test_cli_rejects_a_binding_of_no_symbol(capsys: Any) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--bind", "Q=4", "(M,_8):(_1,M)"])        # a typo for M: not silently ignored
+    assert e.value.code == 2 and "has no symbol 'Q'" in capsys.readouterr().err
+    assert main(["--bind", "M=4", "(M,_8):(_1,M)"]) == 0
+    assert "(4,_8):(_1,4)" in capsys.readouterr().out
