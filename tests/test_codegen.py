@@ -62,7 +62,8 @@ DYNAMIC: list[tuple[Layout, dict[str, int]]] = [
     (P("(_4,M):(M,_1)"), {"M": 7}),
     (P("(M,N):(_1,M)"), {"M": 6, "N": 5}),
     (P("(M,N):(N,_1)"), {"M": 6, "N": 5}),
-    (P("(_4,M,N):(_1,_4,4*M)"), {"M": 3, "N": 5}),
+    (P("(_4,M,N):(_1,_4,4*M)"), {"M": 3, "N": 5}),      # compact: one M, coalesced to i
+    (P("(_4,M,N):(_1,_4,4*Q)"), {"M": 3, "N": 5, "Q": 4}),      # a padded pitch: i // (4*M)
     (P("((_16,_8),(M,N)):((_1,K),(_16,8*K))"), {"M": 2, "N": 3, "K": 20}),
     (P("(M,N,K):(N*K,K,_1)"), {"M": 3, "N": 4, "K": 5}),
     (cs.zipped_divide(make_layout((M16, N8)), P("(_16,_8)")), {"M": 32, "N": 24}),
@@ -277,7 +278,8 @@ def test_cute_compiles_and_matches(tmp_path: Any) -> None:
     inc, cxx = _cute_include(), shutil.which("nvcc") or shutil.which("g++")
     if inc is None or cxx is None:
         pytest.skip("no CuTe headers or no C++ compiler")
-    cases = [(STATIC[2], {}), (STATIC[7], {}), (P("(_4,M,N):(_1,_4,4*M)"), {"M": 3, "N": 5})]
+    cases = [(STATIC[2], {}), (STATIC[7], {}), (P("(_4,M,N):(_1,_4,4*M)"), {"M": 3, "N": 5}),
+             (P("(_4,M,N):(_1,_4,4*Q)"), {"M": 3, "N": 5, "Q": 4})]
     parts = ["#include <cstdio>", "#include <cstdint>", "#include <cute/layout.hpp>"]
     calls = []
     for k, (L, bind) in enumerate(cases):

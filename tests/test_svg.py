@@ -275,7 +275,7 @@ def test_cli_svg(tmp_path: Any, capsys: Any) -> None:
     with pytest.raises(SystemExit) as e:            # argparse's usage error
         main(["--format", "png", "_4:_1"])
     assert e.value.code == 2 and "invalid choice: 'png'" in capsys.readouterr().err
-    for bad, why in ((["--format", "svg", "size(_4:_1)"], "no picture of a"), (["--format", "svg", "(_4,_2"], "expected"),
+    for bad, why in ((["--format", "svg", "size(_4:_1)"], "no picture of a"), (["--format", "svg", "(_4,_2"], "never closed"),
                      (["--format", "svg", "Dyn(_1,_2,_3)"], "cannot evaluate")):
         assert main(bad) == 2, bad
         assert why in capsys.readouterr().err

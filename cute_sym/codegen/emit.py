@@ -490,7 +490,7 @@ def canonical_op_count(layout: Layout, atoms: bool = True) -> int:
     >>> from cute_sym.notation import parse
     >>> canonical_op_count(parse("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"))
     12
-    >>> canonical_op_count(parse("(_4,M,N):(_1,_4,4*M)"), atoms=False)
+    >>> canonical_op_count(parse("(_4,M,N):(_1,_4,4*P)"), atoms=False)     # a padded pitch 4*P
     6
     """
     lay = coalesce(layout)

@@ -410,7 +410,7 @@ def dynamic_divisors(e: Any) -> tuple[Any, ...]:
     >>> from cute_sym.notation import parse
     >>> dynamic_divisors(index_expr(parse("(_4,_8):(_8,_1)")))
     ()
-    >>> dynamic_divisors(index_expr(parse("(_4,M,N):(_1,_4,4*M)")))
+    >>> dynamic_divisors(index_expr(parse("(_4,M,N):(_1,_4,4*P)")))
     (4*M,)
     >>> dynamic_divisors(index_expr(parse("(M,N):(N,_1)")))
     (M,)
