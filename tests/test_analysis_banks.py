@@ -178,6 +178,19 @@ def test_symbolic_text_names_the_shorter_residue_set() -> None:
             assert got.at(K=k).wavefronts == bank_conflicts(ldsm, make_layout((128, 32), (k, 1))).wavefronts
 
 
+def test_undecidable_case_names_the_users_symbol() -> None:
+    # a leading dimension K of any sign: K == 0 (every row at one address) is left open in the
+    # class K % 64 == 0, named in K, not in the case's own K' (K = 64*K')
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    got = bank_conflicts(ldsm, parse("(_128,_32):(K,_1)"))
+    assert isinstance(got, Cases)
+    assert ("K % 64 == 0", "whether K == 0") in got.undecidable, str(got)
+    with pytest.raises(UndecidableError):
+        got.at(K=128)
+    assert got.at(K=32).degree == 4
+
+
 def test_divisibility_fact_prunes_cases() -> None:
     tv = parse("(_32,_1):(_1,_0)")
     got = bank_conflicts(tv, make_layout((32, 8), (Dyn("K", divisible_by=32), 1)), 32)

@@ -157,8 +157,24 @@ class Space:
         e1, e2 = settle(self._expr(q1)), settle(self._expr(q2))
         got = decide.prove("==", e1, e2)
         if got is None:
-            raise Undecided(f"whether {e1} == {e2}")
+            raise Undecided(f"whether {self._user_text(e1 - e2)} == 0")
         return got
+
+    def _user_text(self, d: Any) -> Any:
+        """``d`` in the symbols the user wrote (``K`` for ``64*K' + r``), times the least positive
+        number that clears the denominators and the common factor: ``K' == 0`` reads ``K == 0``."""
+        inv: dict[Any, Any] = {}
+        den = 1
+        for sym, val in self.subst.items():
+            if val.is_Integer:
+                continue
+            r, mf = val.as_coeff_Add()
+            m, fresh = mf.as_coeff_Mul()
+            inv[fresh] = (sym - r) / m
+            den = math.lcm(den, int(m))
+        e = sympy.expand(sympy.sympify(d).xreplace(inv) * den)
+        c, _ = e.as_content_primitive()
+        return sympy.expand(e / c) if c.is_Rational and c > 0 and c != 1 else e
 
 
 def settle(e: Any) -> Any:
