@@ -76,9 +76,9 @@ def _parse_args(parts: list[tuple[str, int]]) -> list[Any]:
     """The arguments of one call; a name is one integer across them, as in one text (the ``M``
     of ``_4:M`` is the extent ``M`` of another argument)."""
     args = [_parse_at(a, col) for a, col in parts]
-    from .notation.notation import shape_names
+    from .notation.notation import shared_names
     texts = [a for (a, _), x in zip(parts, args) if not isinstance(x, str) and a not in _TAGS]
-    both = shape_names(texts)
+    both = shared_names(texts)
     if not both:
         return args
     from .core.integers import Dyn

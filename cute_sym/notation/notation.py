@@ -283,27 +283,31 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
         raise NotationError("parse: empty text")
     reader = _Reader(text, symbols or {})
     obj = reader.whole()
-    shape, stride = reader.roles()
-    both = shape & stride
+    both = _both_roles([reader])
     if both:
         # one name, one integer: the stride's M in (M,N):(_1,M) is the shape's (positive) M
         obj = _Reader(text, symbols or {}, both).whole()
     return wrap(obj)
 
 
-def shape_names(texts: Sequence[str]) -> frozenset[str]:
-    """The identifiers read in a shape (or a bare IntTuple) in any of ``texts`` and in a stride
-    in any of them: the names that several texts read together (the arguments of one call) take
-    as one positive integer (``symbols={name: Dyn(name)}``), as :func:`parse` does in one text.
+def shared_names(texts: Sequence[str]) -> frozenset[str]:
+    """The identifiers that ``texts``, read together (the arguments of one call), read both in a
+    shape (or a bare IntTuple) and in a stride: one positive integer each across the texts
+    (``symbols={name: Dyn(name)}``), as :func:`parse` makes them in one text.
 
-    >>> sorted(shape_names(["(M,_4):(_1,M)", "_8:N", "N"]))
+    >>> sorted(shared_names(["(M,_4):(_1,M)", "_8:N", "N"]))
     ['M', 'N']
     """
+    readers = [_Reader(text, {}) for text in texts]
+    for r in readers:
+        r.whole()
+    return _both_roles(readers)
+
+
+def _both_roles(readers: Sequence[_Reader]) -> frozenset[str]:
     shape: set[str] = set()
     stride: set[str] = set()
-    for text in texts:
-        r = _Reader(text, {})
-        r.whole()
+    for r in readers:
         s, d = r.roles()
         shape |= s
         stride |= d
