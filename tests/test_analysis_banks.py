@@ -6,6 +6,7 @@ import pytest
 from analysis_bruteforce import phase_of, smem_wavefronts, thread_bytes, widest
 from analysis_cases import TYPES, generated
 from cute_sym.analysis import BankConflicts, Cases, bank_conflicts
+from cute_sym.analysis.cases import Space
 from cute_sym.core.errors import LayoutError, UndecidableError
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import make_layout
@@ -178,17 +179,39 @@ def test_symbolic_text_names_the_shorter_residue_set() -> None:
             assert got.at(K=k).wavefronts == bank_conflicts(ldsm, make_layout((128, 32), (k, 1))).wavefronts
 
 
-def test_undecidable_case_names_the_users_symbol() -> None:
-    # a leading dimension K of any sign: K == 0 (every row at one address) is left open in the
-    # class K % 64 == 0, named in K, not in the case's own K' (K = 64*K')
+def test_a_symbol_of_any_sign_is_split_at_0() -> None:
+    # a leading dimension K of any sign: K == 0 (every row at one address, a broadcast), K >= 64
+    # and K <= -64 are cases of their own in K % 64 == 0; every one decided, as the static answers
     mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
     ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
     got = bank_conflicts(ldsm, parse("(_128,_32):(K,_1)"))
-    assert isinstance(got, Cases)
-    assert ("K % 64 == 0", "whether K == 0") in got.undecidable, str(got)
-    with pytest.raises(UndecidableError):
-        got.at(K=128)
-    assert got.at(K=32).degree == 4
+    assert isinstance(got, Cases) and not got.undecidable, str(got)
+    assert "K == 0" in str(got) and "K <= -64" in str(got)
+    for k in range(-200, 201, 8):
+        assert got.at(K=k).key() == bank_conflicts(ldsm, make_layout((128, 32), (k, 1))).key(), k
+
+
+def test_two_symbols_split_only_where_the_question_is() -> None:
+    # K == 0 is split off alone: the text reads the other symbol as a class, and each point of a
+    # grid answers as the static layout does
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    got = bank_conflicts(ldsm, parse("((_64,_2),_32):((K,L),_1)"))
+    assert isinstance(got, Cases) and not got.undecidable, str(got)
+    assert "K == 0 and L % 8 == 0" in str(got)
+    for k in range(-96, 97, 16):
+        for lv in (0, 8, 24, 64, 72, -8):
+            want = bank_conflicts(ldsm, make_layout(((64, 2), 32), ((k, lv), 1)))
+            assert got.at(K=k, L=lv).key() == want.key(), (k, lv)
+
+
+def test_an_open_equality_is_named_in_the_users_symbols() -> None:
+    # the case's own symbol K' (K = 64*K' + 16) is written back: 4*K' + 1 == 0 reads K == 0
+    K = Dyn("K", sign="any")
+    Kp = Dyn("K'", sign="any")
+    space = Space(64, {K: 64 * Kp + 16})
+    assert str(space._user_text(4 * Kp + 1)) == "K"
+    assert str(space._user_text(Kp - 2)) == "K - 144"
 
 
 def test_divisibility_fact_prunes_cases() -> None:

@@ -25,19 +25,24 @@ from ..core import decide
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.errors import LayoutError, UndecidableError
 from ..core.int_tuple import cdiv, cmod
-from ..core.integers import Dyn, IntLike, symbol_facts
+from ..core.integers import Dyn, IntLike, symbol_facts, symbolic_module
 from ..swizzle import Swizzle
 
 R = TypeVar("R")
 MAX_CASES = 4096
 PEEL = 2        # values of s' tried one by one when s' >= lo leaves a question open
-# per symbol: None (s' as its bounds allow), ("eq", v): s' == v, ("ge", v): s' >= v
+# per symbol: None (s' as its bounds allow), ("eq", v): s' == v, ("ge", v): s' >= v, ("le", v): s' <= v
 Bound1 = Optional[tuple[str, int]]
 Sub = tuple[Bound1, ...]
 
 
 class Undecided(Exception):
-    """Raised inside one case when the decision procedure answers *unknown*."""
+    """Raised inside one case when the decision procedure answers *unknown*; ``symbols``: the
+    case's own symbols (``s'``) the open question is about (the ones a finer split can settle)."""
+
+    def __init__(self, text: str, symbols: Iterable[Any] = ()) -> None:
+        super().__init__(text)
+        self.symbols = frozenset(symbols)
 
 
 class Invalid(Exception):
@@ -121,7 +126,7 @@ class Space:
             if fresh is None:
                 qco.append(0)
             elif (k * m) % P:
-                raise Undecided(f"the offset {inner} is not fixed modulo {P} elements")
+                raise Undecided(f"the offset {inner} is not fixed modulo {P} elements", (fresh,))
             else:
                 qco.append(k * m // P)
         c = full % P
@@ -131,12 +136,13 @@ class Space:
         P = self.period
         if type(off) is int:
             return off // P, off % P
-        e = sympy.expand(settle(sympy.sympify(off).xreplace(self.subst)))
+        e = sympy.sympify(off).xreplace(self.subst)
+        e = sympy.expand(e if decide.is_polynomial(e) else settle(e))
         if e.is_Integer:
             return int(e) // P, int(e) % P
         const, rest = e.as_coeff_Add()
         if not const.is_Integer or decide.prove("|", P, rest) is not True:
-            raise Undecided(f"the offset {off} is not fixed modulo {P} elements")
+            raise Undecided(f"the offset {off} is not fixed modulo {P} elements", e.free_symbols)
         c = int(const) % P
         q = sympy.expand((e - c) / P)
         return (int(q) if q.is_Integer else q), c
@@ -152,12 +158,30 @@ class Space:
         if type(q1) is int and type(q2) is int:
             return q1 == q2
         if type(q1) is tuple and type(q2) is tuple:
-            if q1 == q2:
-                return True
-        e1, e2 = settle(self._expr(q1)), settle(self._expr(q2))
+            # c + a*s' == 0 in ints (the usual: one symbol apart): no integer root, or none in the
+            # bounds of s', refutes it; a root that is the only value of s' proves it
+            c = q1[0] - q2[0]
+            diff = [(x - y, st[2]) for x, y, st in zip(q1[1], q2[1], self.steps) if x != y]
+            if not diff:
+                return bool(c == 0)
+            if len(diff) == 1:
+                a, fresh = diff[0]
+                dv, lo, hi = symbol_facts(fresh)
+                if c % a or (-c // a) % dv:
+                    return False
+                v = -c // a
+                if lo is not None and v < lo or hi is not None and v > hi:
+                    return False
+                if lo == v and hi == v:
+                    return True
+        e1, e2 = self._expr(q1), self._expr(q2)
         got = decide.prove("==", e1, e2)
+        if got is None and not (decide.is_polynomial(sympy.sympify(e1)) and decide.is_polynomial(sympy.sympify(e2))):
+            e1, e2 = settle(e1), settle(e2)
+            got = decide.prove("==", e1, e2)
         if got is None:
-            raise Undecided(f"whether {self._user_text(e1 - e2)} == 0")
+            d = e1 - e2
+            raise Undecided(f"whether {self._user_text(d)} == 0", sympy.sympify(d).free_symbols)
         return got
 
     def _user_text(self, d: Any) -> Any:
@@ -192,11 +216,10 @@ def settle(e: Any) -> Any:
     >>> settle(4 * IMod(1, M) + sympy.floor(1 / M))
     4
     """
-    if not isinstance(e, sympy.Basic) or not e.args or e.is_Atom:
+    if not getattr(e, "args", None) or e.is_Atom:
         return e
     args = [settle(a) for a in e.args]
-    from ..core.symbolic import IMod
-    if isinstance(e, IMod):
+    if e.func is symbolic_module().IMod:
         return sympy.sympify(cmod(args[0], args[1]))
     if e.func is sympy.floor:
         num, den = args[0].as_numer_denom()
@@ -250,7 +273,8 @@ class Cases(Generic[R]):
             high.append(values[s.name] // m)
         got: Union[R, str, None] = None
         for sub, res in self._results.get(tuple(key), []):
-            if all(b is None or (h == b[1] if b[0] == "eq" else h >= b[1]) for h, b in zip(high, sub)):
+            if all(b is None or (h == b[1] if b[0] == "eq" else h >= b[1] if b[0] == "ge" else h <= b[1])
+                   for h, b in zip(high, sub)):
                 got = res
                 break
         if got is None:
@@ -363,7 +387,8 @@ def _sub_text(split: Sequence[tuple[sympy.Symbol, int]], combo: tuple[int, ...],
         elif b[0] == "eq":
             parts.append(f"{sym.name} == {m * b[1] + r}")
         else:
-            parts.append(f"{sym.name} % {m} == {r} and {sym.name} >= {m * b[1] + r}")
+            rel = ">=" if b[0] == "ge" else "<="
+            parts.append(f"{sym.name} % {m} == {r} and {sym.name} {rel} {m * b[1] + r}")
     return " and ".join(parts)
 
 
@@ -371,7 +396,22 @@ def _conditions(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequen
                 keys: Sequence[tuple[tuple[int, ...], Sub]]) -> str:
     whole = [c for c, sub in keys if all(b is None for b in sub)]
     parts = [_condition(split, feas, whole)] if whole else []
-    parts += [_sub_text(split, c, sub) for c, sub in keys if not all(b is None for b in sub)]
+    # the split cases, grouped by the symbols split and their residues: the other symbols' residues
+    # read as classes (K == 0 and L % 8 == 0, not one line per residue of L)
+    groups: dict[tuple[Sub, tuple[int, ...]], list[tuple[int, ...]]] = {}
+    for c, sub in keys:
+        if not all(b is None for b in sub):
+            groups.setdefault((sub, tuple(r for r, b in zip(c, sub) if b is not None)), []).append(c)
+    for (sub, _), combos in groups.items():
+        free = [i for i, b in enumerate(sub) if b is None]
+        fixed = [i for i, b in enumerate(sub) if b is not None]
+        text = _sub_text([split[i] for i in fixed], tuple(combos[0][i] for i in fixed), tuple(sub[i] for i in fixed))
+        if free:
+            rest = _condition([split[i] for i in free], [feas[i] for i in free],
+                              [tuple(c[i] for i in free) for c in combos])
+            if rest != "always":
+                text = f"{text} and {rest}" if " or " not in rest else f"{text} and ({rest})"
+        parts.append(text)
     return " or ".join(parts)
 
 
@@ -402,31 +442,41 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
 
     def attempt(combo: tuple[int, ...], sub: Sub, depth: int) -> None:
         subst: dict[sympy.Symbol, Any] = {}
-        lows: list[Optional[int]] = []
+        peels: list[list[Bound1]] = []      # the next split of each symbol when this case stays open
         steps: list[Step] = []
         for (sym, m), r, b in zip(split, combo, sub):
             fresh = _fresh_sure(sym, m, r)
             if b is not None and b[0] == "eq":
                 subst[sym] = sympy.Integer(m * b[1] + r)
-                lows.append(None)
+                peels.append([b])
                 steps.append((m, r, None, b[1]))
                 continue
-            lo = symbol_facts(fresh)[1] if b is None else b[1]
+            _, flo, fhi = symbol_facts(fresh)
+            if b is not None and b[0] == "ge":
+                flo = b[1]
+            elif b is not None:
+                fhi = b[1]
             if b is not None:
-                fresh = Dyn(fresh.name, min=b[1], max=symbol_facts(fresh)[2], sign="any" if b[1] < 0 else "nonnegative")
+                fresh = Dyn(fresh.name, min=flo, max=fhi, sign="any" if flo is None or flo < 0 else "nonnegative")
             subst[sym] = m * fresh + r
-            lows.append(lo)
             steps.append((m, r, fresh, 0))
+            if flo is not None and (b is None or b[0] == "ge"):
+                peels.append([("eq", flo), ("ge", flo + 1)])        # s' == lo, s' > lo
+            elif fhi is not None:
+                peels.append([("eq", fhi), ("le", fhi - 1)])        # s' == hi, s' < hi
+            else:
+                peels.append([("eq", 0), ("ge", 1), ("le", -1)])    # no bound: 0 apart (a stride of 0)
         try:
             entries.append((combo, sub, fn(Space(period, subst, swizzle, base, lin, steps))))
             return
         except (Undecided, Invalid) as u:
-            if isinstance(u, Invalid) or depth >= PEEL or all(lo is None for lo in lows):
+            if isinstance(u, Undecided):
+                # a split of a symbol the question is not about settles nothing
+                peels = [p if st[2] in u.symbols else [b] for p, b, st in zip(peels, sub, steps)]
+            if isinstance(u, Invalid) or depth >= PEEL or all(p == [b] for p, b in zip(peels, sub)):
                 entries.append((combo, sub, u))
                 return
-        # s' == lo and s' >= lo + 1, for each symbol with a lower bound
-        choices = [[b] if lo is None else [("eq", lo), ("ge", lo + 1)] for b, lo in zip(sub, lows)]
-        for c in itertools.product(*choices):
+        for c in itertools.product(*peels):
             attempt(combo, tuple(c), depth + 1)
 
     for combo in itertools.product(*feas):
