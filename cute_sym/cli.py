@@ -77,7 +77,10 @@ def _parse_args(parts: list[tuple[str, int]]) -> list[Any]:
     of ``_4:M`` is the extent ``M`` of another argument)."""
     args = [_parse_at(a, col) for a, col in parts]
     from .notation.notation import shared_names
-    texts = [a for (a, _), x in zip(parts, args) if not isinstance(x, str) and a not in _TAGS]
+    texts = [a for (a, _), x in zip(parts, args)
+             if not isinstance(x, str) and a not in _TAGS and re.search("[A-Za-z]", a)]
+    if len(texts) < 2:
+        return args     # a name shared by two arguments needs two with names (one text: parse)
     both = shared_names(texts)
     if not both:
         return args
