@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 from cute_sym.layout import Layout, make_layout
 from cute_sym.swizzle import ComposedLayout, Swizzle
@@ -53,3 +53,50 @@ def generated(n: int, seed: int) -> Iterator[Case]:
         widths = [w for w in (bits, 2 * bits, 4 * bits, 8 * bits, 16 * bits) if w <= 128 and nv % (w // bits) == 0]
         vb = rng.choice(widths + [None])
         yield Case(tv, lay, bits, vb, f"tv={tv} layout={lay} bits={bits} vector={vb}")
+
+
+def _stated(r: Any) -> Any:
+    """All a result states, read off its fields (not its own key, which the grouping uses)."""
+    return (str(r),) + tuple(getattr(r, f) for f in type(r).__slots__ if f != "phases")
+
+
+def check_cases(sym: Any, envs: Iterable[dict[str, int]], concrete: Callable[[dict[str, int]], Any],
+                stated: Callable[[Any], Any] = _stated) -> int:
+    """Post-condition of a symbolic analysis: at every point ``env``, exactly one of its printed
+    conditions holds (they are Python expressions over the symbols' names), and the result
+    printed with it is the concrete analysis at that point (``concrete(env)``, None where that
+    raises): the same ``stated(result)`` (its text and fields; a reason naming a symbol's formula
+    compares less), each phase's counts, and its worst bank where a bank answer names one.
+    A point in an undecidable case is skipped; returns the number of points checked."""
+    from cute_sym.analysis import Cases
+    from cute_sym.core.errors import LayoutError
+    checked = 0
+    for env in envs:
+        try:
+            want = concrete(env)
+        except LayoutError:
+            want = None
+        if not isinstance(sym, Cases):
+            assert want is not None and stated(want) == stated(sym), (env, str(sym))
+            checked += 1
+            continue
+        names = dict(env)
+        hold = [r for c, r in sym.cases if eval(c, {}, names)]     # noqa: S307 - our own condition text
+        und = [c for c, _ in sym.undecidable if eval(c, {}, names)]  # noqa: S307
+        inv = [c for c, _ in sym.invalid if eval(c, {}, names)]  # noqa: S307
+        assert len(hold) + len(und) + len(inv) == 1, (env, str(sym))
+        if und:
+            continue
+        if inv:
+            assert want is None, (env, str(sym))
+        else:
+            got = hold[0]
+            assert want is not None and stated(got) == stated(want), (env, str(got), str(want))
+            phases, wphases = getattr(got, "phases", ()), getattr(want, "phases", ())
+            assert len(phases) == len(wphases), env
+            for p, q in zip(phases, wphases):
+                assert (p.instruction, p.threads, p.wavefronts, p.ideal) == \
+                    (q.instruction, q.threads, q.wavefronts, q.ideal), (env, str(p), str(q))
+                assert p.bank is None or (p.bank, len(p.words)) == (q.bank, len(q.words)), (env, str(p), str(q))
+        checked += 1
+    return checked

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from analysis_bruteforce import phase_of, smem_wavefronts, thread_bytes, widest
-from analysis_cases import TYPES, generated
+from analysis_cases import TYPES, check_cases, generated
 from cute_sym.analysis import BankConflicts, Cases, bank_conflicts
 from cute_sym.analysis.cases import Space
 from cute_sym.core.errors import LayoutError, UndecidableError
@@ -253,3 +253,33 @@ def test_static_path_makes_no_sympy_object() -> None:
     finally:
         mp.undo()
     assert made == []
+
+
+PRINTED = [
+    # (tv, shared-memory layout text over P, element bits, values of P)
+    ("(_32,_8):(_64,_1)", "(_64,_64):(_1,P)", 16, range(1, 200)),     # vectors 16..128 bits by P's residue
+    ("((_8,_4),_8):((_1,_256),_8)", "(_32,_64):(P,_1)", 16, range(64, 200)),
+    ("(_32,_4):(_4,_1)", "Sw<3,3,3> o _0 o (_32,_64):(P,_1)", 16, range(64, 200)),
+]
+
+
+@pytest.mark.parametrize("k", range(len(PRINTED)))
+def test_every_printed_case_holds_where_its_condition_does(k: int) -> None:
+    # a case groups residues: what it prints (instructions, vector width, each phase, its worst
+    # bank) must hold at every one of them, not only at the residue it was computed for
+    tv_text, lay_text, bits, values = PRINTED[k]
+    tv = parse(tv_text)
+    sym = bank_conflicts(tv, parse(lay_text, {"P": Dyn("P", min=min(values))}), bits)
+    n = check_cases(sym, [{"P": p} for p in values],
+                    lambda env: bank_conflicts(tv, parse(lay_text.replace("P", f"_{env['P']}")), bits))
+    assert n > len(values) * 0.9
+
+
+def test_ldmatrix_cases_hold_where_their_conditions_do() -> None:
+    mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    ldsm = make_tiled_copy_A(Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    for sym, values in ((bank_conflicts(ldsm, parse("(_128,_32):(K,_1)", {"K": Dyn("K")})), range(1, 200)),
+                        (bank_conflicts(ldsm, parse("(_128,_32):(K,_1)")), range(-130, 200))):   # K of any sign
+        n = check_cases(sym, [{"K": k} for k in values],
+                        lambda env: bank_conflicts(ldsm, make_layout((128, 32), (env["K"], 1))))
+        assert n > len(values) * 0.9

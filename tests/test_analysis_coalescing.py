@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from analysis_bruteforce import gmem_sectors, thread_bytes, widest
-from analysis_cases import generated
+from analysis_cases import check_cases, generated
 from cute_sym.analysis import Cases, Coalescing, coalescing
 from cute_sym.core.errors import LayoutError, UndecidableError
 from cute_sym.core.integers import Dyn
@@ -67,3 +67,13 @@ def test_symbolic_equals_concrete(bits: int) -> None:
             continue
         assert isinstance(got, Coalescing) and isinstance(want, Coalescing)
         assert got.key() == want.key(), (m, str(sym))
+
+
+@pytest.mark.parametrize("bits", [16, 32])
+def test_every_printed_case_holds_where_its_condition_does(bits: int) -> None:
+    # the sectors of each request differ between residues of equal sums (8+8+8+9, 9+8+8+8)
+    tv = parse("((_4,_8),_4):((_4,_16),_1)")
+    sym = coalescing(tv, parse("(_64,_64):(_1,P)", {"P": Dyn("P")}), bits)
+    n = check_cases(sym, [{"P": p} for p in range(1, 200)],
+                    lambda env: coalescing(tv, make_layout((64, 64), (1, env["P"])), bits))
+    assert n == 199

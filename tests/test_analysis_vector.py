@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from analysis_bruteforce import thread_bytes, widest
-from analysis_cases import generated
+from analysis_cases import check_cases, generated
 from cute_sym.analysis import Cases, VectorWidth, vector_width
 from cute_sym.core.errors import UndecidableError
 from cute_sym.core.integers import Dyn
@@ -72,3 +72,13 @@ def test_symbolic_extent_in_the_shape_is_decided(bits: int) -> None:
         got = sym.at(M=m)
         assert isinstance(got, VectorWidth) and isinstance(want, VectorWidth)
         assert got.bits == want.bits, (m, str(sym))
+
+
+@pytest.mark.parametrize("bits", [8, 16, 32])
+def test_every_printed_case_holds_where_its_condition_does(bits: int) -> None:
+    tv = parse("(_32,_8):(_64,_1)")
+    sym = vector_width(tv, parse("(_64,_64):(_1,P)", {"P": Dyn("P")}), bits)
+    n = check_cases(sym, [{"P": p} for p in range(1, 200)],
+                    lambda env: vector_width(tv, make_layout((64, 64), (1, env["P"])), bits),
+                    lambda r: (r.bits, r.values, r.element_bits, r.reason.split(":")[0]))   # the offset is P's formula
+    assert n == 199

@@ -30,7 +30,7 @@ no legal access if K % 8 != 0: 128-bit vectors: thread 1: value 0 (element offse
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from ..core.integers import IntLike
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
@@ -50,7 +50,7 @@ class Phase:
     __slots__ = ("instruction", "threads", "wavefronts", "ideal", "bank", "words")
 
     def __init__(self, instruction: int, threads: tuple[int, ...], wavefronts: int, ideal: int,
-                 bank: int, words: tuple[tuple[int, IntLike], ...]) -> None:
+                 bank: Optional[int], words: tuple[tuple[int, IntLike], ...]) -> None:
         for k, v in (("instruction", instruction), ("threads", threads), ("wavefronts", wavefronts),
                      ("ideal", ideal), ("bank", bank), ("words", words)):
             object.__setattr__(self, k, v)
@@ -59,7 +59,7 @@ class Phase:
     threads: tuple[int, ...]
     wavefronts: int
     ideal: int
-    bank: int
+    bank: Optional[int]     # None (and no words): the worst bank differs between the cases of a group
     words: tuple[tuple[int, IntLike], ...]
 
     __reduce__ = frozen_reduce
@@ -74,8 +74,14 @@ class Phase:
                f"{self.wavefronts} wavefront(s), ideal {self.ideal}"
         if self.wavefronts <= self.ideal:
             return head
+        if self.bank is None:
+            return f"{head}; the worst bank differs by case (Cases.at gives one case's)"
         hits = ", ".join(f"t{t}@{o}" for t, o in self.words)
         return f"{head}; bank {self.bank} holds {len(self.words)} words: {hits}"
+
+    def skeleton(self) -> tuple[int, tuple[int, ...], int, int]:
+        """What holds in every case a symbolic answer groups: all but the worst bank's words."""
+        return (self.instruction, self.threads, self.wavefronts, self.ideal)
 
 
 class BankConflicts:
@@ -112,8 +118,23 @@ class BankConflicts:
         """Extra wavefronts (what Nsight Compute counts as bank conflicts)."""
         return self.wavefronts - self.ideal
 
-    def key(self) -> tuple[int, int, int]:
-        return (self.wavefronts, self.ideal, self.degree)
+    def key(self) -> tuple[Any, ...]:
+        """Everything the answer states but the worst banks' words (a symbolic answer's cases
+        differ only there: :func:`merge_cases`)."""
+        return (self.wavefronts, self.ideal, self.degree, self.instructions, self.vector_bits,
+                tuple(p.skeleton() for p in self.phases))
+
+    @staticmethod
+    def merge_cases(same: list["BankConflicts"]) -> "BankConflicts":
+        """One answer for cases of equal :meth:`key`: a phase's worst bank and its words where
+        every case has the same, else ``bank=None`` (no words): never one case's words for all."""
+        first = same[0]
+        phases = tuple(
+            p if all((q.phases[k].bank, q.phases[k].words) == (p.bank, p.words) for q in same[1:])
+            else Phase(p.instruction, p.threads, p.wavefronts, p.ideal, None, ())
+            for k, p in enumerate(first.phases))
+        return BankConflicts(first.wavefronts, first.ideal, first.degree, first.instructions,
+                             first.vector_bits, phases)
 
     def __str__(self) -> str:
         what = "conflict-free" if self.wavefronts == self.ideal else f"{self.degree}-way bank conflicts"
@@ -202,5 +223,6 @@ def bank_conflicts(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: O
     def run(space: Space) -> BankConflicts:
         chunk = acc.chunk if acc.chunk is not None else widest_chunk(space, acc)[0]
         return _count(space, acc, chunk)
-    return by_cases(acc.all_offsets(), acc.period, run, BankConflicts.key, acc.swizzle, acc.base)
+    return by_cases(acc.all_offsets(), acc.period, run, BankConflicts.key, acc.swizzle, acc.base,
+                    BankConflicts.merge_cases)
 

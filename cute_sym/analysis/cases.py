@@ -417,12 +417,15 @@ def _conditions(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequen
 
 def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
              key: Callable[[R], Hashable], swizzle: Optional[Swizzle] = None,
-             base: IntLike = 0) -> Union[R, Cases[R]]:
+             base: IntLike = 0, merge: Optional[Callable[[list[R]], R]] = None) -> Union[R, Cases[R]]:
     """``fn`` over the element offsets ``exprs``: its result, or one per case of the symbols.
 
     @pre ``period`` is a power of two, at least the period of the hardware rule and of the swizzle.
     @post no symbol: ``fn(Space)`` itself (an :class:`Invalid` becomes a :class:`LayoutError`) (a static path: no sympy object is made).
     @post symbols: the :class:`Cases` grouped by ``key``; a single group is returned as its result.
+          ``key`` covers all a result states, or ``merge`` makes one result of a group's (equal
+          keys) that states only what holds in all of them: a case's result holds at every value
+          its condition admits (``Cases.at`` gives each case's own).
     """
     syms = _symbols(list(exprs) + [base])
     if not syms:
@@ -482,7 +485,7 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
     for combo in itertools.product(*feas):
         attempt(combo, (None,) * len(split), 0)
     results: dict[tuple[int, ...], list[tuple[Sub, Union[R, str]]]] = {}
-    groups: dict[Hashable, tuple[R, list[tuple[tuple[int, ...], Sub]]]] = {}
+    groups: dict[Hashable, tuple[list[R], list[tuple[tuple[int, ...], Sub]]]] = {}
     undecided: dict[str, list[tuple[tuple[int, ...], Sub]]] = {}
     invalid: dict[str, list[tuple[tuple[int, ...], Sub]]] = {}
     for combo, sub, res in entries:
@@ -496,14 +499,18 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
             results.setdefault(combo, []).append((sub, res))
             k = key(res)
             if k in groups:
+                groups[k][0].append(res)
                 groups[k][1].append((combo, sub))
             else:
-                groups[k] = (res, [(combo, sub)])
+                groups[k] = ([res], [(combo, sub)])
+
+    def one(same: list[R]) -> R:
+        return same[0] if merge is None or len(same) == 1 else merge(same)
     if len(groups) == 1 and not undecided and not invalid:
-        return next(iter(groups.values()))[0]
+        return one(next(iter(groups.values()))[0])
     if not groups and not undecided:
         raise LayoutError("no legal instruction in any case: " + "; ".join(invalid))
-    cases = [(_conditions(split, feas, keys), res) for res, keys in groups.values()]
+    cases = [(_conditions(split, feas, keys), one(same)) for same, keys in groups.values()]
     und = [(_conditions(split, feas, keys), why) for why, keys in undecided.items()]
     inv = [(_conditions(split, feas, keys), why) for why, keys in invalid.items()]
     return Cases(cases, und, split, results, inv)

@@ -65,8 +65,10 @@ class Coalescing:
     def efficiency(self) -> float:
         return self.useful_bytes / (GMEM_SECTOR_BYTES * self.sectors) if self.sectors else 1.0
 
-    def key(self) -> tuple[int, int, int, int, int]:
-        return (self.sectors, self.requests, self.min_sectors, self.useful_bytes, self.vector_bits)
+    def key(self) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+        """Everything the answer states (a symbolic answer groups its cases by it)."""
+        return (self.sectors, self.requests, self.min_sectors, self.useful_bytes, self.vector_bits,
+                self.per_request)
 
     def __str__(self) -> str:
         head = "coalesced: " if self.sectors == self.min_sectors else ""

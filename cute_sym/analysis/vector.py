@@ -49,8 +49,9 @@ class VectorWidth:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("VectorWidth is immutable")
 
-    def key(self) -> tuple[int, str]:
-        return (self.bits, self.reason)
+    def key(self) -> tuple[int, int, int, str]:
+        """Everything the answer states (a symbolic answer groups its cases by it)."""
+        return (self.bits, self.values, self.element_bits, self.reason)
 
     def __str__(self) -> str:
         return f"{self.bits} bits ({self.values} x {self.element_bits}-bit): {self.reason}"
