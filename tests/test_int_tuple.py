@@ -317,3 +317,13 @@ def test_cdiv_number_by_scaled_symbol_is_floor_at_every_value() -> None:
                 for v in range(first, first + 60 * d, d):
                     got = int(sympy.sympify(r).xreplace({s: v}))
                     assert got == a // (k * v), (a, k, d, lo, v, r)
+
+
+@given(st.sampled_from([1, 2, 3, 4, 6, 8, 12, 16, 32]), st.sampled_from([1, 2, 3, 4, 6, 8, 12, 16, 32]))
+def test_remainder_of_a_remainder_is_exact(m: int, b: int) -> None:
+    # (T % m) % b: one remainder T % b where b | m, the pair otherwise, equal at every T >= 0
+    from cute_sym.core.int_tuple import cmod
+    T = Dyn("T", sign="nonnegative")
+    got = cmod(cmod(T, m), b)
+    for t in range(0, 200):
+        assert cs.subs(got, {T: t}) == (t % m) % b, (m, b, t, got)

@@ -213,8 +213,15 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
     """``a % b`` for a non-negative ``a`` and positive ``b`` (coordinates); C's
     remainder (the sign of ``a``) for a static negative ``a``, as CuTe computes ``L(-1)``.
 
+    @post ``result == a % b`` at every value (C's remainder for a static negative ``a``); a
+          remainder of a remainder by a multiple of ``b`` is one remainder.
+
     >>> cmod(7, 4), cmod(-1, 4), cmod(-5, 4)
     (3, -1, -1)
+    >>> from cute_sym.core.integers import Dyn
+    >>> T = Dyn("T")
+    >>> cmod(cmod(T, 32), 4), cmod(cmod(T, 4), 32), cmod(cmod(T, 32), 3)
+    (T % 4, T % 4, (T % 32) % 3)
     """
     if type(a) is int and type(b) is int:
         return a % b if a >= 0 or b <= 0 else -((-a) % b)
@@ -223,6 +230,8 @@ def cmod(a: IntLike, b: IntLike) -> IntLike:
     if decide.prove("<", a, b) and decide.prove(">=", a, 0):
         return a
     from ..symbolic import IMod
+    if type(b) is int and isinstance(a, IMod) and a.args[1].is_Integer and int(a.args[1]) % b == 0:
+        return norm(IMod(a.args[0], b))     # (x % (k*b)) % b == x % b (x >= 0)
     return norm(IMod(a, b))
 
 
