@@ -151,3 +151,17 @@ def test_prop_symbolic_subs_equals_static(shape: list[int], data: Any) -> None:
     S = to_static(L, dict(zip(names, shape)))
     assert S.shape == tuple(shape)
     assert image(S) == image(cs.make_layout(tuple(shape)))   # a dynamic 1 keeps a stride: same function
+
+
+def test_subs_takes_a_symbol_or_its_name_and_refuses_the_rest() -> None:
+    M = cs.Dyn("M")
+    L = cs.Layout((M, 2))
+    for values in ({M: 4}, {"M": 4}, {M: cs.Int[4]}):
+        got = cs.subs(L, values)
+        assert [got(i) for i in range(8)] == [cs.make_layout((4, 2))(i) for i in range(8)], values
+    for bad, what in (({M: 4.0}, "integer"), ({M: "4"}, "integer"), ({M: True}, "integer"),
+                      ({3: 4}, "name"), ({M: cs.Dyn("Q") / 2}, "integer")):
+        with pytest.raises(cs.LayoutError, match=what):
+            cs.subs(L, bad)
+    Q = cs.Dyn("Q", divisible_by=2)
+    assert str(cs.subs(L, {M: Q / 2})) == "(Q/2,_2):(_1,Q/2)"       # an integer at every Q

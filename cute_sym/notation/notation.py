@@ -333,10 +333,21 @@ def to_str(obj: Any) -> str:
     return str(obj)
 
 
-def subs(obj: Any, values: Mapping[str, Any]) -> Any:
+def _integer_formula(v: Any) -> bool:
+    """An integer at every value of its symbols: by its structure, or a quotient whose
+    denominator the decision procedure shows divides its numerator (``Q/2`` for an even ``Q``)."""
+    from ..core import decide
+    if v.is_integer is False or v.is_Float or decide.integer_valued(v):
+        return bool(v.is_integer is not False and not v.is_Float)
+    num, den = v.as_numer_denom()
+    return decide.prove("|", den, num) is True
+
+
+def subs(obj: Any, values: Mapping[Any, Any]) -> Any:
     """Replace symbols by name. Values become dynamic-known integers (printed ``8``).
 
-    @pre ``values`` maps symbol names to integers (or integer expressions).
+    @pre ``values`` maps symbol names (or the symbols) to integers (or integer expressions);
+         else :class:`LayoutError`.
     @post same structure as ``obj``; symbols not named in ``values`` stay; static
           leaves are unchanged.
 
@@ -344,7 +355,23 @@ def subs(obj: Any, values: Mapping[str, Any]) -> Any:
     (4,N):(_1,4)
     >>> print(subs(parse("(M,_2):(_1,M)"), {"M": 8}))
     (8,_2):(_1,8)
+    >>> M = Dyn("M")
+    >>> print(subs(Layout((M, 2)), {M: 8}))        # a symbol stands for its name
+    (8,_2):(_1,8)
     """
+    from ..core.errors import LayoutError
+    named: dict[str, Any] = {}
+    for k, v in values.items():
+        name = k if isinstance(k, str) else getattr(k, "name", None) if getattr(k, "is_Symbol", False) else None
+        if name is None:
+            raise LayoutError(f"subs: a value is given by a symbol's name or the symbol, got the key {k!r}")
+        if type(v) is not int and not is_basic(v) and not isinstance(v, bool) and hasattr(v, "__index__"):
+            v = v.__index__()       # a numpy integer
+        if not (type(v) is int or is_basic(v) and _integer_formula(v)):
+            raise LayoutError(f"subs: the value of {name} must be an integer (or an integer formula), got {v!r}")
+        named[name] = v
+    values = named
+
     def leaf(x: Any) -> Any:
         if is_basic(x) and x.free_symbols:
             mp = {s: values[s.name] for s in x.free_symbols if s.name in values}
