@@ -326,14 +326,17 @@ def test_left_inverse_postcondition() -> None:
 
 def test_right_inverse_postcondition() -> None:
     """C(R(i)) == i for i < size(R)."""
-    checked = 0
+    checked = refused = 0
     for text in ("(_4,_4):(_4,_1)", "(_4,_4):(_8,_1)", "(_4,_4):(_1,_4)", "(_2,_8):(_8,_1)", "(_4,_2,_2):(_1,_8,_4)"):
         B = parse(text)
         for sw in small_swizzles(2, 2, 3):
             C = ComposedLayout(sw, 0, B)
             try:
                 R = cs.right_inverse(C)
-            except LayoutError:
+            except LayoutError as e:
+                # refused only where CuTe's form (inv(B) o Sw) is no layout after a swizzle, said so
+                assert str(e).startswith(f"right_inverse({C}) is ") and "composition(Layout" in str(e), str(e)
+                refused += 1
                 continue
             n = cs.size(R)
             Ri = cs.right_inverse(B)
@@ -343,7 +346,7 @@ def test_right_inverse_postcondition() -> None:
             for i in range(n):
                 assert C(R(i)) == i, (C, R, i)
             checked += 1
-    assert checked > 10
+    assert checked > 10 and refused > 0
 
 
 def test_inverse_with_offset() -> None:

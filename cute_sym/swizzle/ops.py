@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from ..core.errors import LayoutError
+from ..core.errors import LayoutError, UndecidableError
 from ..layout.layout import Layout
 from .. import algebra as _plain
 from ..algebra.complement import _complement as _plain_complement
@@ -92,7 +92,15 @@ def _inverse(layout: Any, left: bool) -> Any:
         raise LayoutError(f"{'left' if left else 'right'}_inverse: not a layout: {layout!r}")
     a, o, b = layout.layout_a, layout.offset, layout.layout_b
     if isinstance(a, Swizzle) and _is_zero(o):
-        return _composition_cute(inv(b), a)
+        ib = inv(b)
+        try:
+            return _composition_cute(ib, a)
+        except UndecidableError:
+            raise
+        except LayoutError as e:
+            # the inverse exists as a function (inv(B) after the swizzle), but not as CuTe's form
+            raise LayoutError(f"{'left' if left else 'right'}_inverse({layout}) is {ib} o {a} as CuTe "
+                              f"computes it, and that composition fails: {e}") from None
     return make_composed_layout(inv(b), _neg(o), inv(a))
 
 
@@ -199,6 +207,29 @@ def left_inverse(layout: Any) -> Any:
     if isinstance(layout, _SWIZZLED):
         return _inverse(layout, True)
     return _plain.left_inverse(layout)
+
+
+# the public contract: the plain operation's, and what a swizzled layout gets
+complement.__doc__ = (_plain.complement.__doc__ or "") + """
+    A swizzled layout ``Sw o O o B`` has the complement of its inner layout ``B``.
+    """
+right_inverse.__doc__ = (_plain.right_inverse.__doc__ or "") + """
+    A swizzled layout ``Sw o _0 o B`` (CuTe's ComposedLayout) gets ``right_inverse(B) o Sw`` as CuTe
+    computes it (a swizzle is its own inverse), or a :class:`LayoutError` naming where that
+    composition fails (no layout after a swizzle is the function then); with an offset ``O``,
+    ``right_inverse(B) o -O o right_inverse(Sw)``.
+
+    >>> print(right_inverse(parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)")))
+    Sw<3,0,-6> o _0 o (_64,_8):(_8,_1)
+    """
+left_inverse.__doc__ = (_plain.left_inverse.__doc__ or "") + """
+    A swizzled layout ``Sw o _0 o B`` gets ``left_inverse(B) o Sw`` as CuTe computes it, or a
+    :class:`LayoutError` naming where that composition fails; with an offset ``O``,
+    ``left_inverse(B) o -O o left_inverse(Sw)``.
+
+    >>> print(left_inverse(parse("Sw<1,0,1> o _0 o (_4,_4):(_8,_1)")))
+    Sw<1,2,1> o _0 o (_8,_4):(_4,_1)
+    """
 
 
 def _domain_op(name: str) -> Any:

@@ -162,7 +162,8 @@ def make_swizzle(y: int, z: int) -> Swizzle:
     """CuTe's ``make_swizzle<Y,Z>()``: the swizzle whose YYY mask is ``y`` and ZZZ mask ``z``.
 
     @pre ``popcount(y) == popcount(z)`` and the masks are contiguous runs that
-         form a valid ``Sw<B,M,S>`` ("Something went wrong.").
+         form a valid ``Sw<B,M,S>`` (else :class:`LayoutError` naming which, with CuTe's
+         ``static_assert`` text: "Something went wrong.", ...).
     @post ``result.yyy_msk | result.zzz_msk == y | z``.
 
     >>> print(make_swizzle(0b1000, 0b0100)), print(make_swizzle(0b11000000, 0b00000110))
@@ -174,19 +175,26 @@ def make_swizzle(y: int, z: int) -> Swizzle:
     >>> make_swizzle(0b11, 0b100)
     Traceback (most recent call last):
     ...
-    cute_sym.LayoutError: Number of bits in Y and Z don't match
+    cute_sym.LayoutError: make_swizzle: Y=0b11 has 2 bits and Z=0b100 has 1; a swizzle's masks have as many (CuTe: Number of bits in Y and Z don't match)
+    >>> make_swizzle(0b101000, 0b101)
+    Traceback (most recent call last):
+    ...
+    cute_sym.LayoutError: make_swizzle: Y=0b101000 and Z=0b101 are not two runs of consecutive bits, as the masks of a swizzle Sw<B,M,S> are (CuTe: Something went wrong.)
     """
     if y < 0 or z < 0 or y >= 1 << 32 or z >= 1 << 32:
         raise LayoutError(f"make_swizzle: masks must be 32-bit unsigned values, got Y={y}, Z={z}")
     bz, by = bin(y).count("1"), bin(z).count("1")
     if bz != by:
-        raise LayoutError("Number of bits in Y and Z don't match")
+        raise LayoutError(f"make_swizzle: Y={y:#b} has {bz} bits and Z={z:#b} has {by}; a swizzle's masks have "
+                          "as many (CuTe: Number of bits in Y and Z don't match)")
     ty, tz = _countr_zero32(y), _countr_zero32(z)
     m = min(ty, tz) % 32
     s = ty - tz
     if abs(s) < bz:
-        raise LayoutError("abs(SShift) must be more than BBits.")
+        raise LayoutError(f"make_swizzle: Y={y:#b} and Z={z:#b} overlap: their shift {s} is shorter than their "
+                          f"{bz} bits (CuTe: abs(SShift) must be more than BBits.)")
     sw = Swizzle(bz, m, s)
     if (y | z) != sw.swizzle_code:
-        raise LayoutError("Something went wrong.")
+        raise LayoutError(f"make_swizzle: Y={y:#b} and Z={z:#b} are not two runs of consecutive bits, as the "
+                          f"masks of a swizzle Sw<B,M,S> are (CuTe: Something went wrong.)")
     return sw

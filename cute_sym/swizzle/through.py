@@ -55,7 +55,12 @@ def swizzle_through(a: Layout, sw: Swizzle) -> Swizzle:
          the other modes' bits (a fact, decided).
     @post ``a(sw(i)) == result(a(i))`` for every ``i < size(a)``.
     """
-    new = make_swizzle(_mask(a(sw.yyy_msk), "YYY"), _mask(a(sw.zzz_msk), "ZZZ"))
+    y, z = _mask(a(sw.yyy_msk), "YYY"), _mask(a(sw.zzz_msk), "ZZZ")
+    try:
+        new = make_swizzle(y, z)
+    except LayoutError as e:
+        raise LayoutError(f"composition(Layout, {sw}): the layout {a} takes the masks YYY={sw.yyy_msk:#b} and "
+                          f"ZZZ={sw.zzz_msk:#b} to {y:#b} and {z:#b}, which are no swizzle's ({e})") from None
     if sw.is_identity():
         return new
     flat = coalesce(a)
