@@ -9,21 +9,20 @@
 Every public function keeps the types it declares (``mypy --strict`` sees a
 :class:`Layout` where one comes back, never ``Any``): each is a typed
 signature below whose body is the implementation in the layer that owns it,
-entered through :func:`_api` (plain ints and tuples in, CuTe-printing ones
-out; a wrong kind of argument is a :class:`LayoutError`).
+entered through :func:`cute_sym.face.api` (plain ints and tuples in, CuTe-printing ones
+out; a wrong kind of argument is a :class:`LayoutError`; the implementation's contract
+for ``help()``).
 """
 # mypy: disable-error-code="empty-body"
 from __future__ import annotations
 
-import functools as _functools
-import inspect as _inspect
 from typing import (
     TYPE_CHECKING, Any as _Any, Callable as _Callable, Mapping as _Mapping, Optional as _Optional,
-    TextIO as _TextIO, TypeVar as _TypeVar, Union as _Union, cast as _cast, overload as _overload,
+    TextIO as _TextIO, Union as _Union, cast as _cast, overload as _overload,
 )
 
 import sys as _sys
-from typing_extensions import ParamSpec as _ParamSpec, TypeAlias as _TypeAlias
+from typing_extensions import TypeAlias as _TypeAlias
 
 from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
@@ -66,60 +65,10 @@ Tiler: _TypeAlias = _Union[Layout, int, DynInt, Underscore, "tuple[_Any, ...]"]
 #: Everything ``parse`` may read.
 Parsed: _TypeAlias = _Union[Layout, ComposedLayout, Swizzle, Underscore, int, DynInt, "tuple[_Any, ...]"]
 
-_P = _ParamSpec("_P")
-_R = _TypeVar("_R")
-
-from .fast_entry import is_misuse as _is_misuse, misuse as _misuse, make_entry as _make_entry
-
-
-def _api(impl: _Callable[..., _Any], wrap: bool = True, plain: bool = True,
-         fast: _Optional[_Callable[..., _Any]] = None, kernel: _Optional[_Callable[[Layout], _Any]] = None
-         ) -> _Callable[[_Callable[_P, _R]], _Callable[_P, _R]]:
-    """The typed signature decorated is the public face of ``impl``.
-
-    @post plain ints/tuples in (``StaticInt``, ``Tup``, lists, numpy ints
-          unwrapped), CuTe-printing ints/tuples out; a misuse raises a
-          :class:`LayoutError` naming the call.
-    @post with ``fast`` (the plain algebra's operation), plain static arguments go to it
-          directly (:mod:`cute_sym.fast_entry`): the same answer, without the layers between.
-    """
-    def face(sig: _Callable[_P, _R]) -> _Callable[_P, _R]:
-        @_functools.wraps(impl)
-        def entry(*args: _P.args, **kw: _P.kwargs) -> _R:
-            try:
-                r = impl(*[_unwrap(a) for a in args], **kw) if plain else impl(*args, **kw)
-                return _cast(_R, _wrap(r) if wrap else r)
-            except LayoutError:
-                raise
-            except Exception as e:
-                if _is_misuse(e):
-                    raise _misuse(sig.__name__, args, e) from e
-                raise
-        entry.__name__ = entry.__qualname__ = sig.__name__
-        if fast is None:
-            return entry
-        ps = _inspect.signature(sig).parameters.values()
-        faced = _make_entry(sig.__name__, tuple(p.name for p in ps),
-                            tuple(p.default for p in ps if p.default is not p.empty), fast, entry, kernel)
-        _functools.update_wrapper(faced, impl, updated=())
-        faced.__name__ = faced.__qualname__ = sig.__name__
-        return _cast(_Callable[_P, _R], faced)
-    return face
-
-
-def _checked(f: _Callable[_P, _R]) -> _Callable[_P, _R]:
-    """``f`` as it is (its own types, arguments and results untouched); a misuse is a LayoutError."""
-    return _api(f, wrap=False, plain=False)(f)
+from .face import api as _api, checked as _checked, ints as _ints  # noqa: E402
 
 
 # ---------------------------------------------------------------- int tuples
-def _ints(f: _Callable[..., _Any]) -> _Callable[..., _Any]:
-    """``f`` on IntTuples checked first (integer leaves, bounded nesting)."""
-    def checked(*args: _Any) -> _Any:
-        return f(*[_lay.as_int_tuple(a) for a in args])
-    return checked
-
-
 @_api(_ints(_it.shape_div))
 def shape_div(a: IntTuple, b: IntTuple) -> IntTuple: ...
 @_api(_ints(_it.ceil_div))
@@ -274,7 +223,7 @@ def _complement_plain(layout: _Any, cotarget: _Any = None) -> _Any:
     return _plain_alg.complement(layout, cotarget)
 
 
-@_api(_complement, fast=_complement_plain)
+@_api(_complement, fast=_complement_plain, doc=_alg.complement)
 def complement(layout: Layout, cotarget: _Optional[IntTuple] = None) -> Layout: ...
 @_overload
 def right_inverse(layout: Layout) -> Layout: ...
@@ -438,11 +387,11 @@ def print_layout(layout: AnyLayout, values: _Optional[_Mapping[str, int]] = None
                  file: _Optional[_TextIO] = None) -> None: ...
 @_api(_tensor_text.print_tensor)
 def print_tensor(tensor: Tensor, print_type: bool = True, file: _Optional[_TextIO] = None) -> None: ...
-@_api(lambda *a, **k: _codegen("expr").index_expr(*a, **k))
+@_api(lambda *a, **k: _codegen("expr").index_expr(*a, **k), lazy=("cute_sym.codegen.expr", "index_expr"))
 def index_expr(layout: Layout, *coords: _Any) -> DynInt: ...
-@_api(lambda *a, **k: _codegen("expr").coord_expr(*a, **k), wrap=False)       # formulas print as Python reads them
+@_api(lambda *a, **k: _codegen("expr").coord_expr(*a, **k), wrap=False, lazy=("cute_sym.codegen.expr", "coord_expr"))       # formulas print as Python reads them
 def coord_expr(shape: _Union[Layout, IntTuple], index: _Any = None) -> IntTuple: ...
-@_api(lambda *a, **k: _codegen("emit").emit(*a, **k))
+@_api(lambda *a, **k: _codegen("emit").emit(*a, **k), lazy=("cute_sym.codegen.emit", "emit"))
 def emit(obj: _Any, lang: str, name: str = "offset", params: _Optional[list[str]] = None) -> str: ...
 def _codegen(module: str) -> _Any:
     """A codegen module, imported on first use (it needs sympy; static work never imports it)."""
@@ -459,7 +408,7 @@ def _evaluate_checked(layout: _Any, bind: _Any = None) -> _Any:
         raise LayoutError(f"evaluate: the table of {layout} does not fit in memory ({e})") from None
 
 
-@_api(_evaluate_checked)
+@_api(_evaluate_checked, lazy=("cute_sym.codegen.evaluate", "evaluate"))
 def evaluate(layout: Layout, bind: _Optional[_Mapping[_Any, _Any]] = None) -> "_NDArray[_np.int64]": ...
 
 

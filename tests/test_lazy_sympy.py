@@ -116,3 +116,31 @@ def test_every_public_name_resolves_and_the_atoms_load_on_first_use() -> None:
     p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert p.stdout.split() == ["[]", "[]", "[]", "True"]
+
+
+def test_every_public_function_has_its_contract_for_help() -> None:
+    # help(cs.complement) shows the contract, not a wrapper's nothing; the algebra's docs are read
+    # without sympy, code generation's (imported on first use) only when asked for
+    code = ("import cute_sym as cs, inspect, pydoc\n"
+            "here = vars(cs)   # (a name resolved on first use, such as a sympy type, is not here yet)\n"
+            "fns = [here[n] for n in cs.__all__ if n in here and callable(here[n]) and not isinstance(here[n], type)\n"
+            "       and n not in ('IntLike', 'IntTuple', 'Tiler', 'AnyLayout', 'Parsed')]\n"
+            "assert len(fns) > 80, len(fns)\n"
+            "lazy = [f for f in fns if type(f).__name__ == 'LazyRoutine']\n"
+            "assert {f.__name__ for f in lazy} == {'index_expr', 'coord_expr', 'emit', 'evaluate'}, lazy\n"
+            "for f in fns:\n"
+            "    if f not in lazy:\n"
+            "        assert (inspect.getdoc(f) or '').strip(), f.__name__\n"
+            "for name in ('complement', 'right_inverse', 'left_inverse', 'shape_div'):\n"
+            "    assert '@post' in inspect.getdoc(getattr(cs, name)) or '>>>' in inspect.getdoc(getattr(cs, name)), name\n")
+    assert _modules_after(code) == []
+    docs = _modules_after(code + "for f in lazy:\n    assert '>>>' in pydoc.render_doc(f), f.__name__\n"
+                                 "    assert 'lang' in str(inspect.signature(cs.emit))\n")
+    assert "sympy" in docs
+    # every public callable (the atoms' too, which resolve on first use)
+    import inspect
+    import cute_sym as cs
+    aliases = {"IntLike", "IntTuple", "Tiler", "AnyLayout", "Parsed"}
+    bare = [n for n in cs.__all__ if n not in aliases and callable(getattr(cs, n))
+            and not (inspect.getdoc(getattr(cs, n)) or "").strip()]
+    assert bare == []
