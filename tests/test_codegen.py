@@ -381,3 +381,29 @@ def test_index_type_int32_is_stated_and_refused_when_proved_too_big() -> None:
     with pytest.raises(cs.LayoutError, match="index_type"):
         cs.emit(cs.parse("_4:_1"), "c", index_type="int16")
     assert "int64_t offset(int64_t i)" in cs.emit(cs.parse("_4:_1"), "c", index_type="int64")
+
+
+def test_emit_tensor_is_its_elements_offsets() -> None:
+    # a thread's partition of a tile of a symbolic matrix: element i of the tensor is at the
+    # pointer's base plus the function's value, at every value of the symbols and the thread
+    mma = cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    M = Dyn("M", divisible_by=32)
+    g = cs.make_tensor(cs.make_gmem_ptr("float32"), make_layout((M, Dyn("N")), (1, M)))
+    tile = cs.local_tile(g, (32, 32), (Dyn("bx"), Dyn("by")))
+    part = mma.get_slice(Dyn("tid", max=127, sign="nonnegative")).partition_C(tile)
+    sw = cs.local_tile(cs.make_tensor(cs.make_smem_ptr("half_t"), cs.parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)")),
+                       (4, 8), (1, Dyn("k")))
+    for t, points in ((part, [{"M": m, "bx": bx, "by": by, "tid": tid} for m in (32, 96) for bx in (0, 2)
+                               for by in (0, 1) for tid in (0, 5, 37, 127)]),
+                      (sw, [{"k": k} for k in range(1, 8)])):
+        src = emit(t, "python")
+        ns: dict[str, Any] = {}
+        exec(src, ns)  # noqa: S102 - our own generated code
+        for values in points:
+            at = cs.subs(t, values)
+            for i in range(int(cs.size(t))):
+                assert ns["offset"](i, **values) == int(at(i).offset), (values, i, src)
+    with pytest.raises(LayoutError, match="not a pointer"):
+        emit(cs.make_identity_tensor((4, 4)), "c")
+    with pytest.raises(LayoutError, match="is a tensor"):
+        emit(part, "cute")

@@ -40,6 +40,8 @@ from .expr import dynamic_divisors, index_expr
 from ..core.int_tuple import iter_leaves, product
 from ..layout.layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
+from ..tensor import Tensor
+from ..tensor.engine import Pointer
 from .dag import Node, _Dag, _I32, _leaves, lower
 
 
@@ -184,6 +186,21 @@ def _prepare(obj: Any) -> tuple[Any, list[str], list[str], str]:
     return e, [n for n in idx if n in names or isinstance(obj, Layout)], params, desc
 
 
+def _tensor_parts(t: Tensor, lang: str) -> tuple[Any, Any]:
+    """(layout, pointer offset) of a tensor over a pointer: element ``i`` is at the pointer's
+    base plus ``offset + layout(i)``."""
+    eng = t.engine
+    if not isinstance(eng, Pointer):
+        raise LayoutError(f"emit: the tensor {t} is over {eng}, not a pointer: only a pointer's elements have "
+                          "offsets (emit its layout)")
+    if lang == "cute":
+        raise LayoutError(f"emit: 'cute' builds a layout, and {t} is a tensor (emit its layout)")
+    if isinstance(t.layout, ComposedLayout) and not (type(eng.offset) is int and eng.offset == 0):
+        raise LayoutError(f"emit: the pointer of {t} is moved by {eng.offset} outside the swizzle; the swizzle "
+                          "applies to the layout's offsets alone (emit the layout and add it)")
+    return t.layout, eng.offset
+
+
 def _flat_str(e: Any) -> str:
     if isinstance(e, tuple):
         return "(" + ", ".join(_flat_str(x) for x in e) + ")"
@@ -199,7 +216,9 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
 
     ``obj`` is a :class:`Layout` (its 1-D offset function, argument ``i``), a
     swizzled :class:`ComposedLayout` ``Sw<B,M,S> o O o L`` (the offset of ``L``
-    plus ``O``, then the swizzle's xor), a sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
+    plus ``O``, then the swizzle's xor), a :class:`~cute_sym.tensor.Tensor` over a pointer
+    (element ``i``'s offset from the pointer's base: its offset plus its layout's, the
+    symbols of both parameters), a sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
     :func:`~cute_sym.codegen.expr.coord_expr`, or a tuple of them (several outputs).
     ``lang`` is one of
 
@@ -262,6 +281,10 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         raise LayoutError(f"emit: {name!r} is not an identifier")
     if index_type not in (None, "int32", "int64"):
         raise LayoutError(f"emit: index_type must be 'int32' or 'int64', got {index_type!r}")
+    base: Any = 0       # a tensor's pointer offset, added to its layout's
+    tensor = obj if isinstance(obj, Tensor) else None
+    if tensor is not None:
+        obj, base = _tensor_parts(tensor, lang)
     if lang == "cute":
         return _emit_cute(obj, name)
     swz: Optional[Swizzle] = None
@@ -275,6 +298,12 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         prm = sorted(set(prm) | {x.name for x in sympy.sympify(obj.offset).free_symbols})
     else:
         e, idx, prm, desc = _prepare(obj)
+    if tensor is not None:
+        if not (type(base) is int and base == 0):
+            e = e + base
+            prm = sorted(set(prm) | {x.name for x in sympy.sympify(base).free_symbols} - set(idx))
+        desc = f"Offset of element i of the tensor {tensor} from its pointer's base (0 <= i < " \
+            + desc.rsplit("(0 <= i < ", 1)[1]
     args = idx + prm
     if params is not None:
         if sorted(params) != sorted(args):
