@@ -190,7 +190,9 @@ def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], 
             try:
                 out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT))
             except LayoutError as e:
-                out.write(f"(no table: {e})\n")
+                # the command binds a symbol with --bind, not with subs
+                text = str(e).replace("bind the symbols first (subs)", "give it with --bind NAME=VALUE")
+                out.write(f"(no table: {text})\n")
 
 
 def _picture(result: Any, fmt: str, values: dict[str, int]) -> str:

@@ -194,3 +194,9 @@ def test_cli_rejects_a_binding_of_no_symbol(capsys: Any) -> None:
     assert e.value.code == 2 and "has no symbol 'Q'" in capsys.readouterr().err
     assert main(["--bind", "M=4", "(M,_8):(_1,M)"]) == 0
     assert "(4,_8):(_1,4)" in capsys.readouterr().out
+
+
+def test_a_symbolic_layout_without_values_says_how_to_give_them(capsys: Any) -> None:
+    assert main(["(M,_4):(_1,M)"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("(M,_4):(_1,M)") and "--bind NAME=VALUE" in out and "subs" not in out
