@@ -203,6 +203,10 @@ def test_two_symbols_split_only_where_the_question_is() -> None:
         for lv in (0, 8, 24, 64, 72, -8):
             want = bank_conflicts(ldsm, make_layout(((64, 2), 32), ((k, lv), 1)))
             assert got.at(K=k, L=lv).key() == want.key(), (k, lv)
+    # and the printed conditions, over both symbols at once
+    grid = [{"K": k, "L": lv} for k in range(-72, 73, 8) for lv in range(-24, 80, 8)]
+    assert check_cases(got, grid, lambda env: bank_conflicts(
+        ldsm, make_layout(((64, 2), 32), ((env["K"], env["L"]), 1)))) == len(grid)
 
 
 def test_an_open_equality_is_named_in_the_users_symbols() -> None:

@@ -396,23 +396,56 @@ def _conditions(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequen
                 keys: Sequence[tuple[tuple[int, ...], Sub]]) -> str:
     whole = [c for c, sub in keys if all(b is None for b in sub)]
     parts = [_condition(split, feas, whole)] if whole else []
-    # the split cases, grouped by the symbols split and their residues: the other symbols' residues
-    # read as classes (K == 0 and L % 8 == 0, not one line per residue of L)
-    groups: dict[tuple[Sub, tuple[int, ...]], list[tuple[int, ...]]] = {}
+    # the split cases, grouped by how each symbol was split (its bound, not its residue): a
+    # bound on s' reads as one on s for every residue (s = m*s' + r >= m*b  <=>  s' >= b), so
+    # "K % 16 == 1 and K >= 64", not one line per residue; pinned values read "K in {5, 7}"
+    groups: dict[tuple[Any, ...], list[tuple[tuple[int, ...], Sub]]] = {}
     for c, sub in keys:
         if not all(b is None for b in sub):
-            groups.setdefault((sub, tuple(r for r, b in zip(c, sub) if b is not None)), []).append(c)
-    for (sub, _), combos in groups.items():
-        free = [i for i, b in enumerate(sub) if b is None]
-        fixed = [i for i, b in enumerate(sub) if b is not None]
-        text = _sub_text([split[i] for i in fixed], tuple(combos[0][i] for i in fixed), tuple(sub[i] for i in fixed))
-        if free:
-            rest = _condition([split[i] for i in free], [feas[i] for i in free],
-                              [tuple(c[i] for i in free) for c in combos])
-            if rest != "always":
-                text = f"{text} and {rest}" if " or " not in rest else f"{text} and ({rest})"
-        parts.append(text)
+            shape = tuple(None if b is None else (b[0], None if b[0] == "eq" else b[1]) for b in sub)
+            groups.setdefault(shape, []).append((c, sub))
+    for shape, entries in groups.items():
+        text = _bounded_text(split, feas, shape, entries)
+        if text is not None:
+            parts.append(text)
+            continue
+        for c, sub in entries:      # not a product of per-symbol sets: one line each
+            fixed = [i for i, b in enumerate(sub) if b is not None]
+            text = _sub_text([split[i] for i in fixed], tuple(c[i] for i in fixed), tuple(sub[i] for i in fixed))
+            free = [i for i, b in enumerate(sub) if b is None]
+            rest = _condition([split[i] for i in free], [feas[i] for i in free], [tuple(c[i] for i in free)])
+            parts.append(text if rest == "always" else f"{text} and {rest}")
     return " or ".join(parts)
+
+
+def _bounded_text(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequence[int]],
+                  shape: tuple[Any, ...], entries: Sequence[tuple[tuple[int, ...], Sub]]) -> Optional[str]:
+    """One condition for split cases of one shape (each symbol free, pinned, or bounded the same
+    way) when they are every combination of a set per symbol: pinned values, or residues
+    (with the bound); else None."""
+    points = set()
+    for c, sub in entries:
+        points.add(tuple(m * b[1] + r if b is not None and b[0] == "eq" else r
+                         for (_, m), r, b in zip(split, c, sub)))
+    proj = [sorted({p[i] for p in points}) for i in range(len(split))]
+    if len(points) != math.prod(len(x) for x in proj):
+        return None
+    texts = []
+    for i, ((sym, m), how) in enumerate(zip(split, shape)):
+        if how is not None and how[0] == "eq":
+            vals = proj[i]
+            texts.append(f"{sym.name} == {vals[0]}" if len(vals) == 1
+                         else f"{sym.name} in {{{', '.join(map(str, vals))}}}")
+            continue
+        cls = _class_text(sym, m, frozenset(proj[i]), feas[i])
+        if cls:
+            texts.append(cls)
+        if how is not None:
+            # the bound itself for one residue r (K >= 65 with K % 64 == 1); for several, the one
+            # that is the same for all (K >= 64: no K below it has one of the residues above it)
+            r = proj[i][0] if len(proj[i]) == 1 else (0 if how[0] == "ge" else m - 1)
+            texts.append(f"{sym.name} {'>=' if how[0] == 'ge' else '<='} {m * how[1] + r}")
+    return " and ".join(texts) if texts else "always"
 
 
 def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
