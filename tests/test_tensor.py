@@ -407,3 +407,22 @@ def test_tensor_like_is_compact_and_ordered_as_the_strides(text: str) -> None:
     for a, b in itertools.combinations(range(len(ls)), 2):
         if ls[a] != ls[b]:
             assert (ls[a] < ls[b]) == (fs[a] < fs[b])
+
+
+def test_a_coordinate_is_integers_symbols_and_underscore() -> None:
+    # as a layout's call: a name, a float, None or a pointer is refused by name, not taken as a symbol
+    p = cs.make_gmem_ptr("float")
+    t = cs.make_tensor(p, cs.parse("(_4,_8):(_1,_4)"))
+    for bad in (p, "x", 2.5, None, object(), (1, "y")):
+        with pytest.raises(cs.LayoutError, match="a coordinate holds integers and _"):
+            t(bad)
+    assert t(1, 2).offset == 9 and str(t(cs.Dyn("k"))) == "gmem_ptr(float+k%4+4*(k//4))"
+
+
+def test_an_iterator_is_not_iterable() -> None:
+    # a pointer (or a counting iterator) has no end: iterating it would never stop
+    with pytest.raises(TypeError, match="not iterable"):
+        list(cs.make_gmem_ptr("float"))
+    with pytest.raises(TypeError, match="not iterable"):
+        list(cs.make_identity_tensor((4, 4)).engine)
+    assert len(list(cs.make_tensor(cs.make_gmem_ptr("float"), cs.parse("(_2,_3):(_3,_1)")))) == 6

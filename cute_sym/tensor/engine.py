@@ -123,6 +123,9 @@ class Pointer:
     def __getitem__(self, k: Any) -> "Pointer":
         return self.__add__(k)
 
+    # an iterator has no end: not iterable (Python would step p[0], p[1], ... forever)
+    __iter__ = None
+
     def _cute_subs(self, go: Any) -> "Pointer":
         return Pointer(self._space, self._name, self._dtype, go(self._offset))
 
@@ -281,6 +284,8 @@ class CountingEngine:
 
     def __getitem__(self, k: Any) -> Any:
         return coord_add(self._coord, k)
+
+    __iter__ = None     # (endless, as a pointer)
 
     def _cute_subs(self, go: Any) -> "CountingEngine":
         return CountingEngine(go(self._coord))

@@ -26,7 +26,7 @@ from ..core.errors import LayoutError
 from ..core.lazy import is_basic
 from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _mk, make_layout, make_layout_like, make_ordered_layout
+from ..layout.layout import Layout, _check_coord, _mk, make_layout, make_layout_like, make_ordered_layout
 from ..layout.modes import slice_and_offset
 from ..swizzle import ComposedLayout
 from .arith_tuple import ScaledBasis, coprofile_of
@@ -144,6 +144,7 @@ class Tensor:
     def _at(self, c: Any) -> Any:
         if type(c) is not int:
             c = unwrap(c)
+            _check_coord(c, 0)      # integers, symbols and _ (a name or a pointer is no coordinate)
         if _has_underscore(c):
             lay = self._layout
             if not isinstance(lay, Layout):
