@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from ..core.errors import LayoutError, UndecidableError
+from ..core.errors import LayoutError
 from ..layout.layout import Layout
 from .. import algebra as _plain
 from ..algebra.complement import _complement as _plain_complement
@@ -95,9 +95,9 @@ def _inverse(layout: Any, left: bool) -> Any:
         ib = inv(b)
         try:
             return _composition_cute(ib, a)
-        except UndecidableError:
-            raise
         except LayoutError as e:
+            if type(e) is not LayoutError:
+                raise       # a subtype (undecidable, divisibility) keeps its own type and text
             # the inverse exists as a function (inv(B) after the swizzle), but not as CuTe's form
             raise LayoutError(f"{'left' if left else 'right'}_inverse({layout}) is {ib} o {a} as CuTe "
                               f"computes it, and that composition fails: {e}") from None
