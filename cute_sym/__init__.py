@@ -28,7 +28,7 @@ from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
 from .core.integers import Dyn, DynInt, Int, StaticInt, UserInt, is_static
-from .core.decide import assume, collect_guards, prove
+from .core.decide import assume, collect_guards, prove_checked as prove
 from .core.int_tuple import Tup, Underscore, _, wrap as _wrap, unwrap as _unwrap
 from .core import int_tuple as _it
 from . import layout as _lay

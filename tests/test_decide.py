@@ -496,3 +496,26 @@ def test_a_dynamic_number_is_asked_as_its_int() -> None:
                 decide.clear_caches()
                 assert decide.prove(rel, sympy.Integer(c), e) == want_l, (c, rel, e)
                 assert decide.prove(rel, e, sympy.Integer(c)) == want_r, (e, rel, c)
+
+
+def test_public_prove_checks_its_arguments() -> None:
+    import cute_sym as cs
+    M = Dyn("M", divisible_by=4)
+    assert cs.prove("|", 4, M) is True and cs.prove("|", 8, M) is None
+    for bad, what in ((("~", M, 1), "unknown relation"), (("|", "x", M), "left operand"),
+                      (("|", 4, 4.5), "right operand"), (("==", None, 1), "left operand"), ((None, 1, 2), "relation")):
+        with pytest.raises(cs.LayoutError, match=what):
+            cs.prove(*bad)
+
+
+def test_assume_takes_the_triples_prove_takes() -> None:
+    import cute_sym as cs
+    N = Dyn("N")
+    with cs.assume(("|", 8, N), (">=", N, 64)):
+        assert cs.prove("|", 4, N) is True and cs.prove(">", N, 32) is True
+        assert str(cs.shape_div(N, 8)) == "N/8"
+    assert cs.prove("|", 4, N) is None
+    for bad, what in ((("!=", N, 0), "relation '!='"), (("|", "x", N), "operand"), (("<", N), "cannot use")):
+        with pytest.raises(cs.LayoutError, match=what):
+            with cs.assume(bad):
+                pass

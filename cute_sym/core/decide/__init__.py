@@ -54,7 +54,7 @@ from .base import _FACTS, _GUARDS, Bound, Fact, Rel, _mentions as mentions
 from .reason import bounds, is_big, is_polynomial
 from .intervals import _positive as positive_by_shape
 from .divisibility import _int_valued as integer_valued
-from .prove import prove
+from .prove import prove, prove_checked
 from .guards import Guards, collect_guards, fact_text, open_at_values, require, require_any
 from .witness import leaf_values
 from .quick import by_bounds
@@ -62,7 +62,7 @@ from .assume import assume
 from .. import monomials
 
 __all__ = [
-    "prove", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
+    "prove", "prove_checked", "require", "require_any", "fact_text", "assume", "collect_guards", "Guards", "bounds",
     "is_big", "is_polynomial", "mentions", "integer_valued", "Bound", "Fact", "Rel", "clear_caches", "open_at_values", "leaf_values",
     "unconditional", "positive_by_shape", "by_bounds", "answers",
 ]

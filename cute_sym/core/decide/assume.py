@@ -10,7 +10,7 @@ else:
     from ..lazy import sympy
 
 from ..errors import LayoutError
-from ..integers import Dyn
+from ..integers import Dyn, as_int_like
 from .base import Fact, _FACTS
 from .guards import _to_facts
 
@@ -19,6 +19,12 @@ from .guards import _to_facts
 def _parse_fact(f: Any, names: dict[str, sympy.Symbol]) -> list[Fact]:
     if isinstance(f, bool) or f is sympy.true or f is sympy.false:
         raise LayoutError("assume: got a plain bool; write the fact as sympy.Eq(M % 4, 0) or as the string 'M % 4 == 0'")
+    if type(f) is tuple and len(f) == 3 and isinstance(f[0], str):
+        # (rel, a, b), as prove takes it
+        rel, a, b = f
+        if rel not in ("==", "<", "<=", ">", ">=", "|"):
+            raise LayoutError(f"assume: cannot use the relation {rel!r} in a fact (one of == < <= > >= |)")
+        return _to_facts(rel, as_int_like(a, "assume: an operand"), as_int_like(b, "assume: an operand"))
     if isinstance(f, str):
         f = sympy.sympify(f.replace("==", "__EQ__").replace("__EQ__", "=="), locals=dict(names), evaluate=False)
         if isinstance(f, bool):
@@ -44,12 +50,14 @@ def _parse_fact(f: Any, names: dict[str, sympy.Symbol]) -> list[Fact]:
 def assume(*facts: Any, symbols: Sequence[sympy.Symbol] = ()) -> Iterator[None]:
     """State facts about symbols for a block of code.
 
-    Facts are sympy relations (``N >= K``, ``sympy.Eq(M % 128, 0)``) or strings
+    Facts are sympy relations (``N >= K``, ``sympy.Eq(M % 128, 0)``), strings
     (``"M % 128 == 0"``; names are looked up among ``symbols`` and the symbols
-    of the other facts, else made positive).
+    of the other facts, else made positive), or triples as :func:`prove` takes them
+    (``("|", 128, M)``).
 
     @pre each fact is a relation (``==``, ``<``, ``<=``, ``>``, ``>=``, a
-         ``Mod(...) == 0`` or an ``And`` of those), not a plain bool (else :class:`LayoutError`).
+         ``Mod(...) == 0``, ``|`` in a triple, or an ``And`` of those), not a plain bool
+         (else :class:`LayoutError`).
     @post inside the block :func:`prove` and :func:`require` may use the facts
           (added to those of enclosing blocks); on exit they are forgotten.
 
@@ -64,12 +72,16 @@ def assume(*facts: Any, symbols: Sequence[sympy.Symbol] = ()) -> Iterator[None]:
     >>> with assume("M % 4 == 0", symbols=[M]):
     ...     prove("|", 4, M)
     True
+    >>> with assume(("|", 8, N), (">=", N, 64)):
+    ...     prove("|", 4, N), prove(">", N, 32)
+    (True, True)
     """
     names: dict[str, sympy.Symbol] = {s.name: s for s in symbols}
     for f in facts:
-        if isinstance(f, sympy.Basic):
-            for s in f.free_symbols:
-                names.setdefault(s.name, s)
+        for part in f[1:] if type(f) is tuple else (f,):
+            if isinstance(part, sympy.Basic):
+                for s in part.free_symbols:
+                    names.setdefault(s.name, s)
     parsed: list[Fact] = []
     for f in facts:
         if isinstance(f, str):

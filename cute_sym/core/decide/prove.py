@@ -10,7 +10,7 @@ else:
     from ..lazy import sympy
 
 from ..errors import LayoutError
-from ..integers import IntLike, symbol_facts
+from ..integers import IntLike, as_int_like, symbol_facts
 from ..monomials import div, monomial_parts, mul
 from .base import _FLIP, Fact, Rel, _RELS, _facts_in_force, _prove_int, _same, _sym
 from .divisibility import _divides, _int_product
@@ -69,6 +69,23 @@ def prove(rel: Rel, a: IntLike, b: IntLike) -> Optional[bool]:
 # fold): the answer to a (relation, operands, facts in force) question never changes.
 _MEMO: dict[tuple[Any, ...], Optional[bool]] = {}
 _MEMO_MAX = 16384
+
+
+def prove_checked(rel: Any, a: Any, b: Any) -> Optional[bool]:
+    """:func:`prove` for user code (``cute_sym.prove``): the arguments checked first.
+
+    @pre ``rel`` is one of ``== != < <= > >= |``; ``a`` and ``b`` are integers or integer
+         formulas (a name, a float or ``None`` is refused with a :class:`LayoutError`).
+    @post :func:`prove`'s answer: ``True`` proved, ``False`` refuted, ``None`` unknown.
+
+    >>> prove_checked("|", 4, 8), prove_checked("<", "x", 1)
+    Traceback (most recent call last):
+    ...
+    cute_sym.LayoutError: prove: the left operand must be an int or a sympy integer expression, got 'x'
+    """
+    if not isinstance(rel, str) or rel not in _RELS:
+        raise LayoutError(f"prove: unknown relation {rel!r} (one of {' '.join(_RELS)})")
+    return prove(rel, as_int_like(a, "prove: the left operand"), as_int_like(b, "prove: the right operand"))
 
 
 def _prove(rel: Rel, a: IntLike, b: IntLike, facts: tuple[Fact, ...]) -> Optional[bool]:
