@@ -165,3 +165,36 @@ def test_subs_takes_a_symbol_or_its_name_and_refuses_the_rest() -> None:
             cs.subs(L, bad)
     Q = cs.Dyn("Q", divisible_by=2)
     assert str(cs.subs(L, {M: Q / 2})) == "(Q/2,_2):(_1,Q/2)"       # an integer at every Q
+
+
+ROUND_TRIP = [  # (op, first argument over S0, S1 (multiples of 4, 8), second argument)
+    ("composition", "(S0,S1,_2):(_1,_4,_32)", "(_2,_2,_2):(_2,_8,_1)"),
+    ("composition", "(S0,_2):(_2,_16)", "(_4,_2):(_1,_8)"),
+    ("logical_divide", "(S0,S1,_3):(_2,_1,_8)", "_4:_2"),
+    ("zipped_divide", "(S0,S1):(_1,S0)", "(_4,_2)"),
+    ("logical_product", "(S0,_2):(_1,S0)", "(_3,_2):(_2,_1)"),
+    ("complement", "(_4,_8):(_1,_128)", "S0"),
+]
+
+
+@pytest.mark.parametrize("k", range(len(ROUND_TRIP)))
+def test_a_symbolic_result_reads_back_as_itself(k: int) -> None:
+    # what a result prints (exact quotients S0/2, 4/min(4,S0/2), ceil_div, min) parses back to
+    # the same text and the same function: a divisor that divides at every value reads exact
+    op, a, b = ROUND_TRIP[k]
+    syms = {"S0": cs.Dyn("S0", divisible_by=4), "S1": cs.Dyn("S1", divisible_by=8)}
+    args = [cs.parse(a, syms), cs.parse(b, syms)]
+    got = getattr(cs, op)(*args)
+    back = cs.parse(str(got), syms)
+    assert str(back) == str(got)
+    for s0, s1 in ((4, 8), (8, 16), (12, 8), (20, 24)):
+        v = {"S0": s0, "S1": s1}
+        r1, r2 = cs.subs(got, v), cs.subs(back, v)
+        assert [r1(i) for i in range(int(cs.size(r1)))] == [r2(i) for i in range(int(cs.size(r2)))], (v, str(got))
+
+
+def test_a_quotient_reads_exact_only_where_it_divides() -> None:
+    S = cs.Dyn("S", divisible_by=4)
+    assert str(cs.parse("(S/2,_4):(_1,S)", {"S": S})) == "(S/2,_4):(_1,S)"
+    assert str(cs.parse("(S/8,_4):(_1,S)", {"S": S})) == "(S//8,_4):(_1,S)"       # 8 does not divide 4, 12, ...
+    assert str(cs.parse("(M/4,_2):(_1,M)")) == "(M//4,_2):(_1,M)"

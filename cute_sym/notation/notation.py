@@ -193,7 +193,7 @@ class _Reader:
             if op == "*":
                 v = v * r
             elif op == "//" or op == "/":
-                v = sympy.floor(sympy.sympify(v) / r)
+                v = _quotient(v, r)
             else:
                 from ..core.symbolic import IMod
                 v = IMod(v, r)
@@ -331,6 +331,17 @@ def to_str(obj: Any) -> str:
     if isinstance(obj, (tuple, int)) or is_basic(obj):
         return fmt(obj)
     return str(obj)
+
+
+def _quotient(a: Any, b: Any) -> Any:
+    """``a / b`` as the notation reads it (CuTe's integer division): the exact quotient where
+    ``b`` divides ``a`` at every value (``M/4`` for a multiple ``M`` of 4, as a result prints
+    it), else ``floor(a / b)``."""
+    from ..core import decide
+    sa, sb = sympy.sympify(a), sympy.sympify(b)
+    if not (sa.is_Integer and sb.is_Integer) and not sb.is_zero and decide.prove("|", sb, sa) is True:
+        return sa / sb
+    return sympy.floor(sa / sb)
 
 
 def _integer_formula(v: Any) -> bool:
