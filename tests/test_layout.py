@@ -265,3 +265,41 @@ def test_idx2crd_of_static_zero_is_static() -> None:
     a = Dyn("a")
     assert str(cs.idx2crd(0, (a, 1, 4))) == "(_0,_0,_0)"
     assert str(cs.idx2crd(0, ((a, 2), 3))) == "((_0,_0),_0)"
+
+
+@st.composite
+def _nested_layouts(draw: st.DrawFn) -> Layout:
+    def node(depth: int) -> tuple[Any, Any]:
+        if depth == 0 or draw(st.booleans()):
+            return draw(st.sampled_from([1, 2, 3, 4])), draw(st.sampled_from([0, 1, 2, 3, 4, 6, 8, 12, 16]))
+        kids = [node(depth - 1) for _ in range(draw(st.integers(1, 3)))]
+        return tuple(k[0] for k in kids), tuple(k[1] for k in kids)
+    s, d = node(2)
+    if type(s) is not tuple:
+        s, d = (s, 2), (d, 5)
+    return make_layout(s, d)
+
+
+@given(_nested_layouts(), st.booleans())
+def test_a_formula_index_is_the_layout_at_every_index(L: Layout, compact: bool) -> None:
+    # L(i) for a symbolic 1-D index merges the modes that continue each other: the formula is
+    # L's value at every i, in the domain and past it (the last mode extends)
+    if compact:
+        L = make_layout(L.shape)
+    i = Dyn("i", sign="nonnegative")
+    e = L(i)
+    n = int(cs.size(L))
+    for v in range(0, 2 * n + 3):
+        assert cs.subs(e, {"i": v}) == L(v), (L, e, v)
+
+
+def test_a_formula_index_reads_short() -> None:
+    i, M = Dyn("i", sign="nonnegative"), Dyn("M")
+    assert str(make_layout((M, 4))(i)) == "i"
+    assert str(parse("((_2,_2),_8):((_1,_2),_4)")(i)) == "i"
+    assert str(parse("(_4,_1,_8):(_1,_0,_4)")(i)) == "i"             # a size-1 mode inside: no digit
+    assert str(parse("(_4,_8,_1):(_1,_4,_0)")(i)) != "i"             # the last extends by stride 0
+    e = make_layout((M, 4), (4, 1))(i)                              # row-major: no merge
+    for m in (1, 3, 5):
+        for v in range(0, 8 * m):
+            assert cs.subs(e, {"i": v, "M": m}) == make_layout((m, 4), (4, 1))(v)

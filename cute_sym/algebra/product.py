@@ -15,8 +15,9 @@ from ..core.int_tuple import (
     _, leaves, unwrap, ceil_div, product, product_each,
 )
 from ..layout.layout import (
-    Layout, _mk, _mk_static, is_static_layout, make_layout, make_ordered_layout, _Major, LayoutLeft, cosize,
+    Layout, _mk, _mk_static, is_static_layout, make_layout, _Major, LayoutLeft, cosize,
 )
+from ..layout.ordered import make_ordered_layout
 from ._util import _is1, _mul, _composed_dispatch
 from .coalesce import _bw_sd, _transform_layout
 from .complement import _complement, _complement_ints

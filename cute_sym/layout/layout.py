@@ -29,6 +29,7 @@ from ..core.int_tuple import (
     unwrap,
 )
 from ..core.integers import IntLike, UserInt, as_int_like
+from ..core.lazy import is_basic
 
 
 
@@ -38,8 +39,6 @@ __all__ = [
     "LayoutLeft",
     "LayoutRight",
     "make_layout",
-    "make_ordered_layout",
-    "make_layout_like",
     "cosize",
     "coshape",
     "get_path",
@@ -176,6 +175,8 @@ class Layout:
         if _has_underscore(c):
             return slice_(c, self)
         try:
+            if type(c) is not tuple and type(self._shape) is tuple and type(c) is not int:
+                return index_offset(c, self._shape, self._stride)
             return crd2idx(c, self._shape, self._stride)
         except (TypeError, AttributeError):
             raise LayoutError(f"a coordinate is an integer or a tuple of them, got {c!r}") from None
@@ -365,89 +366,6 @@ def _join(x: Any, part: str) -> IntTuple:
     return getattr(x, part) if isinstance(x, Layout) else tuple(_join(e, part) for e in x)
 
 
-def make_ordered_layout(shape: Any, order: Any) -> Layout:
-    """Compact layout whose modes are ordered by ``order`` (smallest stride first).
-
-    Dynamic (symbolic) order values count as larger than every static one, in
-    left-to-right order, as in CuTe. Equal orders get the same starting stride.
-
-    @pre ``order`` is weakly congruent with ``shape`` ("Need equal rank of shape and order").
-    @post ``result`` is compact: a bijection onto ``[0, size(shape))`` when the orders differ.
-
-    >>> print(make_ordered_layout((2, 2, 2, 2), (0, 2, 3, 1)))
-    (_2,_2,_2,_2):(_1,_4,_8,_2)
-    """
-    shape = _check_tuple(shape, "shape")
-    order = _check_tuple(order, "order")
-    ref_shape = _product_like(shape, order)
-    flat_order = list(iter_leaves(order))
-    ref_shape_flat = list(iter_leaves(ref_shape))
-    max_static = 0
-    for o in flat_order:
-        if type(o) is int and o > max_static:
-            max_static = o
-    ref_order = [o if type(o) is int else max_static + 1 + i for i, o in enumerate(flat_order)]
-    new_order = tuple_unflatten(tuple(ref_order), order) if type(order) is tuple else ref_order[0]
-
-    def go(s: IntTuple, o: Any) -> IntTuple:
-        if type(o) is tuple:
-            if type(s) is not tuple or len(s) != len(o):
-                raise RankError("make_ordered_layout: Need equal rank of shape and order")
-            return tuple(go(x, y) for x, y in zip(s, o))
-        start: IntLike = 1
-        for rs, ro in zip(ref_shape_flat, ref_order):
-            if ro < o:
-                start = start * rs
-        return compact_major(s, norm(start))
-
-    return Layout._make(shape, go(shape, new_order))
-
-
-def _product_like(shape: IntTuple, order: Any) -> IntTuple:
-    if type(order) is tuple:
-        if type(shape) is not tuple or len(shape) != len(order):
-            raise RankError("make_ordered_layout: Need equal rank of shape and order")
-        return tuple(_product_like(s, o) for s, o in zip(shape, order))
-    return product(shape)
-
-
-def make_layout_like(layout: Layout) -> Layout:
-    """CuTe's ``make_layout_like``: a compact layout of the same shape whose modes are
-    ordered like ``layout``'s (signed) strides; static-0 strides stay 0:
-    ``make_layout(shape, compact_order(filter_zeros(stride, shape), stride))``.
-
-    @post ``result.shape == layout.shape``; a static-0 stride of ``layout`` is 0 in
-          ``result``; over the other modes ``result`` is compact (a bijection onto
-          ``[0, size)`` of them), and ``stride_i < stride_j`` implies
-          ``result.stride_i < result.stride_j`` (CuTe's ``compact_order``; symbolic
-          strides come after the static ones, left to right). Equal strides are
-          ordered left to right: CuTe gives them one start, so its answer
-          overlaps and is not compact.
-
-    >>> print(make_layout_like(make_layout((2, 3), (30, 2))))
-    (_2,_3):(_3,_1)
-    >>> print(make_layout_like(make_layout((2, 3, 4), (20, -1, 5))))
-    (_2,_3,_4):(_12,_1,_3)
-    >>> print(make_layout_like(make_layout((10, 2), (1, 0))))
-    (_10,_2):(_1,_0)
-    """
-    def filter_zeros(d: Any, s: Any) -> Any:
-        if type(d) is tuple:
-            return tuple(filter_zeros(x, y) for x, y in zip(d, s))
-        return 1 if type(d) is int and d == 0 else s
-
-    # CuTe's order is the strides themselves (symbolic ones after the static ones, left to
-    # right); equal strides would share a start and overlap, so ties go left to right.
-    flat = list(iter_leaves(layout._stride))
-    keys = [(0, d, i) if type(d) is int else (1, 0, i) for i, d in enumerate(flat)]
-    rank = [0] * len(flat)
-    for r, i in enumerate(sorted(range(len(flat)), key=lambda i: keys[i])):
-        rank[i] = r
-    order: Any = tuple_unflatten(tuple(rank), layout._stride) if type(layout._stride) is tuple else 0
-    ref = make_ordered_layout(filter_zeros(layout._stride, layout._shape), order)
-    return Layout._make(layout._shape, ref._stride)
-
-
 # ---------------------------------------------------------------- extents (the other queries are in queries.py)
 def get_path(x: Any, idx: tuple[Any, ...], what: str = "get") -> Any:
     """``get<I...>(x)``: mode ``I0`` of ``x``, then mode ``I1`` of that, ... (layouts and IntTuples).
@@ -538,6 +456,35 @@ def _slice_t(c: Any, t: Any) -> Any:
         return t
     _check_coord_leaf(c)
     return ()
+
+
+def index_offset(i: Any, shape: Any, stride: Any) -> Any:
+    """``layout(i)`` for a 1-D index ``i`` (a formula: a thread's, a loop's), over the modes merged
+    where one continues the previous (``d_{k+1} == s_k * d_k`` as formulas) and the extent-1 modes
+    but the last dropped: the same value at every ``i`` (the last mode extends as before,
+    ``(i % s)*d + (i // s)*s*d == i*d``), a shorter formula (``i``, not ``i%M + M*(i//M)``).
+
+    >>> from cute_sym.core.integers import Dyn
+    >>> M, i = Dyn("M"), Dyn("i", sign="nonnegative")
+    >>> index_offset(i, (M, 4), (1, M)), index_offset(i, (4, (1, M)), (M, (0, 4*M)))
+    (i, M*i)
+    """
+    ss, dd = leaves(shape), leaves(stride)
+    ms: list[Any] = []
+    md: list[Any] = []
+    for k, (s, d) in enumerate(zip(ss, dd)):
+        if not (type(d) is int or is_basic(d)):
+            return crd2idx(i, shape, stride)        # a scaled basis (a coordinate layout): as it is
+        if s == 1 and k < len(ss) - 1:
+            continue        # coordinate i//p % 1 == 0
+        if ms and md[-1] * ms[-1] == d:
+            ms[-1] = norm(ms[-1] * s)
+            continue
+        ms.append(s)
+        md.append(d)
+    if len(ms) == 1:
+        return crd2idx(i, ms[0], md[0])
+    return crd2idx(i, tuple(ms), tuple(md))
 
 
 def _check_coord(c: Any, level: int) -> None:

@@ -26,7 +26,8 @@ from ..core.errors import LayoutError
 from ..core.lazy import is_basic
 from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
 from ..core.integers import IntLike
-from ..layout.layout import Layout, _check_coord, _mk, make_layout, make_layout_like, make_ordered_layout
+from ..layout.layout import Layout, _check_coord, _mk, index_offset, make_layout
+from ..layout.ordered import make_layout_like, make_ordered_layout
 from ..layout.modes import slice_and_offset
 from ..swizzle import ComposedLayout
 from .arith_tuple import ScaledBasis, coprofile_of
@@ -157,6 +158,8 @@ class Tensor:
     def _offset_of(self, c: Any) -> Any:
         lay = self._layout
         if isinstance(lay, Layout):
+            if type(c) is not int and type(c) is not tuple and type(lay.shape) is tuple:
+                return index_offset(c, lay.shape, lay.stride)     # a formula index: the shorter form
             return crd2idx(c, lay.shape, lay.stride)
         return lay(c)
 
