@@ -214,7 +214,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["analyze"]:
         from .analysis.report import analyze_main
-        return analyze_main(args[1:])
+        return analyze_main(args[1:], None)      # (sys.stdout as it is now)
     # ----
     ap = argparse.ArgumentParser(prog="cute-sym", description=__doc__.split("\n")[0] if __doc__ else None)
     ap.add_argument("expr", nargs="?", default=None,

@@ -41,7 +41,13 @@ def _lines(x: Any, detail: bool) -> str:
     if detail and isinstance(x, BankConflicts):
         return x.detail()
     if isinstance(x, Cases):
-        text = str(x)
+        if detail:      # each case with its phases (a worst bank that moves with the residue says so)
+            lines = [f"if {c}: " + (r.detail() if isinstance(r, BankConflicts) else str(r)) for c, r in x.cases]
+            lines += [f"undecidable if {c}: {why}" for c, why in x.undecidable]
+            lines += [f"no legal access if {c}: {why}" for c, why in x.invalid]
+            text = "\n".join(lines)
+        else:
+            text = str(x)
         return "by cases:\n  " + text.replace("\n", "\n  ")
     return str(x)
 
@@ -112,13 +118,36 @@ def _with_facts(layout: Any, mins: Sequence[str], divs: Sequence[str]) -> Any:
                 raise LayoutError(f"expected NAME=INTEGER, got {item!r}") from None
     if not facts:
         return layout
-    return subs(layout, {n: Dyn(n, sign="any", **f) for n, f in facts.items()})
+    have = _symbols_of(layout)
+    for n in facts:
+        if n not in have:
+            raise LayoutError(f"--min/--divisible name {n}, which the layout {layout} does not have "
+                              f"(it has {', '.join(sorted(have)) or 'no symbol'})")
+    # a name keeps its sign: positive where it is an extent (parse's rule), else any
+    return subs(layout, {n: Dyn(n, sign="positive" if have[n].is_positive else "any", **f)
+                         for n, f in facts.items()})
 
 
-def analyze_main(argv: Sequence[str], out: Optional[TextIO] = sys.stdout) -> int:
+def _symbols_of(layout: Any) -> dict[str, Any]:
+    """The layout's symbols by name (of a swizzled layout: its offset's and inner layout's)."""
+    from ..core.int_tuple import iter_leaves
+    from ..core.lazy import is_basic
+    from ..swizzle import ComposedLayout
+    parts = [layout.offset, layout.layout_b] if isinstance(layout, ComposedLayout) else [layout]
+    found: dict[str, Any] = {}
+    for p in parts:
+        leaves = list(iter_leaves((p.shape, p.stride))) if isinstance(p, Layout) else [p]
+        for x in leaves:
+            if is_basic(x):
+                for sym in x.free_symbols:
+                    found[sym.name] = sym
+    return found
+
+
+def analyze_main(argv: Sequence[str], out: Optional[TextIO] = None) -> int:
     """``cute-sym analyze ...``: parse the arguments, print :func:`analysis_report`; the exit status.
 
-    With ``out=None`` the report is printed to ``sys.stdout`` as it is at the call.
+    ``out``: where the report goes (default: ``sys.stdout`` as it is at the call).
     """
     stream = sys.stdout if out is None else out
     ap = argparse.ArgumentParser(prog="cute-sym analyze",
