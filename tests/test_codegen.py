@@ -407,3 +407,20 @@ def test_emit_tensor_is_its_elements_offsets() -> None:
         emit(cs.make_identity_tensor((4, 4)), "c")
     with pytest.raises(LayoutError, match="is a tensor"):
         emit(part, "cute")
+
+
+def test_evaluate_takes_integer_values_only() -> None:
+    # a float or a text is refused, not rounded (int(2.5) would give the table of M == 2)
+    import numpy as np
+    M = Dyn("M")
+    L = make_layout((M, 2))
+    for v in (3, np.int32(3), sympy.Integer(3)):
+        assert evaluate(L, {"M": v}).tolist() == [0, 1, 2, 3, 4, 5]
+    assert evaluate(L, {M: 3}).tolist() == [0, 1, 2, 3, 4, 5]          # by the symbol too
+    for bad in (2.5, "3", True, None):
+        with pytest.raises(LayoutError, match="must be an integer"):
+            evaluate(L, {"M": bad})
+    with pytest.raises(LayoutError, match="no value bound for M"):
+        evaluate(L)
+    with pytest.raises(LayoutError, match="not an integer under the binding"):
+        evaluate(make_layout((M, 2), (1, M / 2)), {"M": 3})

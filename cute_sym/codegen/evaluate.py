@@ -23,6 +23,14 @@ from ..swizzle import ComposedLayout, Swizzle
 __all__ = ["evaluate", "apply_swizzle"]
 
 
+def _bound(v: Any, name: str) -> int:
+    """A bound value: an integer (a numpy or sympy one too), never a float or text rounded."""
+    index = getattr(v, "__index__", None)
+    if isinstance(v, bool) or index is None:
+        raise LayoutError(f"evaluate: the value of {name} must be an integer, got {v!r}")
+    return int(index())
+
+
 def _value(x: Any, bind: Mapping[Any, Any], what: str) -> int:
     if type(x) is int:
         return x
@@ -31,9 +39,9 @@ def _value(x: Any, bind: Mapping[Any, Any], what: str) -> int:
         sub = {}
         for s in e.free_symbols:
             if s.name in bind:
-                sub[s] = sympy.Integer(int(bind[s.name]))
+                sub[s] = sympy.Integer(_bound(bind[s.name], s.name))
             elif s in bind:
-                sub[s] = sympy.Integer(int(bind[s]))
+                sub[s] = sympy.Integer(_bound(bind[s], s.name))
         e = e.xreplace(sub)
         if e.free_symbols:
             names = ", ".join(sorted(s.name for s in e.free_symbols))
