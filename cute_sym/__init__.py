@@ -17,11 +17,10 @@ for ``help()``).
 from __future__ import annotations
 
 from typing import (
-    TYPE_CHECKING, Any as _Any, Callable as _Callable, Mapping as _Mapping, Optional as _Optional,
-    TextIO as _TextIO, Union as _Union, cast as _cast, overload as _overload,
+    TYPE_CHECKING, Any as _Any, Mapping as _Mapping, Optional as _Optional,
+    TextIO as _TextIO, Union as _Union, overload as _overload,
 )
 
-import sys as _sys
 from typing_extensions import TypeAlias as _TypeAlias
 
 from .core.errors import (
@@ -29,14 +28,14 @@ from .core.errors import (
 )
 from .core.integers import Dyn, DynInt, Int, StaticInt, UserInt, is_static
 from .core.decide import assume, collect_guards, prove_checked as prove
-from .core.int_tuple import Tup, Underscore, _, wrap as _wrap, unwrap as _unwrap
+from .core.int_tuple import Tup, Underscore, _
 from .core import int_tuple as _it
 from . import layout as _lay
 from . import swizzle as _alg
 from . import algebra as _plain_alg
 from .algebra.coalesce import coalesce_static as _coalesce_static
 from .layout import coords as _coords
-from .layout.layout import Layout, LayoutLeft, LayoutRight, MAX_NESTING as _MAX_NESTING, make_layout
+from .layout.layout import Layout, LayoutLeft, LayoutRight, make_layout
 from .swizzle import ComposedLayout, Swizzle
 from .notation import notation as _notation
 from .views import table as _table

@@ -25,7 +25,7 @@ from typing import TypeAlias
 from ..core.decide.expansion import expand
 from ..core.errors import LayoutError, RankError
 from ..core.int_tuple import (
-    IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, iter_leaves, leaf_str, leaves, norm, product, rank as tuple_rank, sabs, transform_leaf, unflatten as tuple_unflatten,
+    IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, leaf_str, leaves, norm, product, rank as tuple_rank, sabs,
     unwrap,
 )
 from ..core.integers import IntLike, UserInt, as_int_like

@@ -8,7 +8,7 @@ from ..core import decide
 from ..core.errors import RankError
 from ..core.int_tuple import (
     _, crd2idx, flatten as tuple_flatten,
-    fmt, is_int, unflatten as tuple_unflatten,
+    fmt, unflatten as tuple_unflatten,
 )
 from ..core.integers import IntLike
 from ..core.int_tuple import IntTuple
@@ -247,7 +247,3 @@ def filter_zeros(layout: Layout) -> Layout:
             return 1 if d == 0 else s
         return 1 if decide.prove("==", d, 0) else s
     return Layout._make(go(layout._shape, layout._stride), layout._stride)
-
-
-def is_leaf(x: Any) -> bool:
-    return is_int(x)

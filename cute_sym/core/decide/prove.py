@@ -348,18 +348,6 @@ def _powers(e: sympy.Expr) -> Optional[tuple[int, int, tuple[tuple[Any, int], ..
     return num, den, tuple(powers.items())
 
 
-def _prove_int_frac(rel: Rel, q: Any) -> bool:
-    """``a rel b`` for ``a = q*b``, ``b > 0``: ``q rel 1``."""
-    n, d = int(q.p), int(q.q)
-    if rel == "<":
-        return n < d
-    if rel == "<=":
-        return n <= d
-    if rel == ">":
-        return n > d
-    return n >= d
-
-
 def _quick_vs_int(rel: Rel, a: sympy.Expr, c: int) -> Optional[bool]:
     """``a rel c`` read off the structure, the cheap checks before any reasoning (no facts in force):
     a symbol against its own bounds and divisor; a product of positive factors against 0.

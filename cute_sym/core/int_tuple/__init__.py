@@ -20,7 +20,7 @@ One module a concern: ``types`` (the values and their printing), ``scalar``
 """
 from .types import IntTuple, Underscore, _, is_tuple, is_int, fmt, leaf_str, norm, StaticInt, Tup, iter_leaves, leaves, plain, wrap, unwrap
 from .scalar import signum, cdiv, cmod, smin, smax, sabs, whole_multiple
-from .structure import rank, depth, product, size, flatten, unflatten, congruent, weakly_congruent, compatible, evenly_divides, transform, zip_tuples, repeat_like, product_each, transform_leaf
+from .structure import rank, depth, product, size, flatten, unflatten, congruent, weakly_congruent, compatible, evenly_divides, repeat_like, product_each, transform_leaf
 from .arith import shape_div, ceil_div, shape_min, prefix_product, inner_product, elem_scale, compact_col_major, compact_row_major, compact_major
 from .coords import crd2idx, idx2crd, crd2crd, zip2_by
 
@@ -52,8 +52,6 @@ __all__ = [
     "compact_col_major",
     "compact_row_major",
     "compact_major",
-    "transform",
-    "zip_tuples",
     "zip2_by",
     "repeat_like",
     "product_each",

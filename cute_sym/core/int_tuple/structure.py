@@ -179,21 +179,10 @@ def evenly_divides(a: IntTuple, b: IntTuple) -> bool:
     return bool(decide.prove("|", b, product(a)))
 
 
-def transform(t: IntTuple, f: Callable[[Any], Any]) -> Any:
-    """Apply ``f`` to every top-level element (to ``t`` itself when it is an integer)."""
-    if type(t) is tuple:
-        return tuple(f(e) for e in t)
-    return f(t)
-
-
 def transform_leaf(t: IntTuple, f: Callable[[Any], Any]) -> Any:
     if type(t) is tuple:
         return tuple(transform_leaf(e, f) for e in t)
     return f(t)
-
-
-def zip_tuples(*ts: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(zip(*ts))
 
 
 def repeat_like(t: IntTuple, v: Any) -> Any:
