@@ -303,3 +303,18 @@ def test_a_formula_index_reads_short() -> None:
     for m in (1, 3, 5):
         for v in range(0, 8 * m):
             assert cs.subs(e, {"i": v, "M": m}) == make_layout((m, 4), (4, 1))(v)
+
+
+def test_a_static_index_into_symbolic_modes_reads_short() -> None:
+    # modes that continue each other merge for an int index too: 448 into (8,8,M,N):(1,8,64,64*M)
+    # is 448 at every M, N (not 64*M*floor(7/M) + 64*(7 % M)), so a swizzle's mask image is static
+    M, N = Dyn("M"), Dyn("N")
+    L = parse("(_8,_8,M,N):(_1,_8,_64,64*M)", {"M": M, "N": N})
+    assert L(448) == 448
+    R = cs.composition(L, cs.Swizzle(3, 3, 3))
+    assert str(R) == "Sw<3,3,3> o _0 o (_8,_8,M,N):(_1,_8,_64,64*M)"
+    sw = cs.Swizzle(3, 3, 3)
+    for m in (1, 2, 3):
+        for n in (1, 2):
+            Ls, Rs = cs.subs(L, {"M": m, "N": n}), cs.subs(R, {"M": m, "N": n})
+            assert all(Rs(i) == Ls(sw(i)) for i in range(int(cs.size(Ls))))

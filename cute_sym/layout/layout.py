@@ -175,8 +175,9 @@ class Layout:
         if _has_underscore(c):
             return slice_(c, self)
         try:
-            if type(c) is not tuple and type(self._shape) is tuple and type(c) is not int:
-                return index_offset(c, self._shape, self._stride)
+            if type(c) is not tuple and type(self._shape) is tuple and (
+                    type(c) is not int or not (self._st or self._st is None and is_static_layout(self))):
+                return index_offset(c, self._shape, self._stride)     # a formula index, or symbolic modes
             return crd2idx(c, self._shape, self._stride)
         except (TypeError, AttributeError):
             raise LayoutError(f"a coordinate is an integer or a tuple of them, got {c!r}") from None
