@@ -17,7 +17,6 @@ from typing import Any, Union
 
 from ..core.errors import LayoutError, RankError
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
-from ..core.lazy import is_expr
 from ..core.int_tuple import IntTuple, _, product_each, unwrap, wrap
 from ..core.integers import IntLike
 from ..swizzle import (
@@ -28,7 +27,7 @@ from . import ops as _ops
 from .basis_layout import is_basis_layout
 from .atoms.copy_atom import Copy_Atom
 from .tensor import Tensor
-from .thread_index import index_formula
+from .thread_index import index_formula, thread_index_arg
 
 LayoutLike = Union[Layout, ComposedLayout]
 
@@ -281,21 +280,6 @@ class TiledCopy(Copy_Atom):
         return hash(("TiledCopy", self.Traits, self.ValType, self.TiledLayout_TV, str(self._tiler)))
 
 
-def _thread_index(thr_idx: Any) -> IntLike:
-    """A thread index: a non-negative ``int`` or a (non-negative) integer sympy expression."""
-    if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
-        idx = getattr(thr_idx, "__index__", None)
-        if idx is None:
-            raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
-        thr_idx = int(idx())
-    if type(thr_idx) is int:
-        if thr_idx < 0:
-            raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
-    elif not (thr_idx.is_integer and thr_idx.is_nonnegative):
-        raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer, got {thr_idx}")
-    return thr_idx
-
-
 class ThrCopy:
     """``ThrCopy<TiledCopy, ThrIdx>``: the part of a :class:`TiledCopy` thread ``thr_idx`` moves.
 
@@ -326,7 +310,7 @@ class ThrCopy:
 
     def __init__(self, tiled_copy: TiledCopy, thr_idx: Any) -> None:
         object.__setattr__(self, "tiled_copy", tiled_copy)
-        object.__setattr__(self, "thr_idx", _thread_index(thr_idx))
+        object.__setattr__(self, "thr_idx", thread_index_arg(thr_idx))
 
     __reduce__ = frozen_reduce
     __copy__ = frozen_copy

@@ -50,7 +50,7 @@ from .atoms.mma_atom import MMA_Atom
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
 from .engine import Pointer, make_rmem_ptr, make_smem_ptr
 from .tensor import AnyLayout, Tensor, make_fragment_like
-from .thread_index import index_formula, thread_coord, upper_bound
+from .thread_index import index_formula, thread_coord, thread_index_arg, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
            "partition_shape_C", "tile_shape"]
@@ -316,16 +316,7 @@ class ThrMMA:
     thr_vmnk: tuple[Any, ...]
 
     def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
-        if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
-            idx = getattr(thr_idx, "__index__", None)
-            if idx is None:
-                raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
-            thr_idx = int(idx())
-        if type(thr_idx) is int and thr_idx < 0:
-            raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
-        if is_expr(thr_idx) and not (thr_idx.is_integer and thr_idx.is_nonnegative):
-            raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
-                              f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
+        thr_idx = thread_index_arg(thr_idx)
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
                      ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)

@@ -23,10 +23,29 @@ else:
 from ..core.decide import bounds
 from ..core.errors import LayoutError
 from ..core.int_tuple import leaves
+from ..core.lazy import is_expr
 from ..layout import Layout
 from ..swizzle import coalesce
 
-__all__ = ["thread_coord", "index_formula", "floor_mod", "upper_bound"]
+__all__ = ["thread_coord", "index_formula", "floor_mod", "upper_bound", "thread_index_arg"]
+
+
+def thread_index_arg(thr_idx: Any) -> Any:
+    """A thread index as ``get_slice`` takes it: a non-negative ``int`` (a numpy one too) or a
+    non-negative integer formula (``Dyn("tid", max=127, sign="nonnegative")``); else
+    :class:`LayoutError` naming what it got."""
+    if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
+        idx = getattr(thr_idx, "__index__", None)
+        if idx is None:
+            raise LayoutError(f"get_slice: a thread index is an integer, got {type(thr_idx).__name__}")
+        thr_idx = int(idx())
+    if type(thr_idx) is int:
+        if thr_idx < 0:
+            raise LayoutError(f"get_slice: thread index {thr_idx} is negative")
+    elif not (thr_idx.is_integer and thr_idx.is_nonnegative):
+        raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
+                          f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
+    return thr_idx
 
 
 def upper_bound(x: Any) -> Optional[int]:
