@@ -73,3 +73,12 @@ def test_a_facts_name_keeps_its_sign() -> None:
     rc, text = _run(["--gmem", "(N,_64):(_64,_1)", "--tv", "(_32,_8):(_8,_256)", "--bits", "16",
                      "--divisible", "N=8"])
     assert rc == 0 and "N == 0" not in text and "N <= -" not in text
+
+
+def test_a_symbolic_number_of_tiles_says_what_to_do() -> None:
+    rc, text = _run(["--gmem", "(M,_64):(_64,_1)", "--copy", "UniversalCopy<uint128_t>", "--type", "half_t",
+                     "--thr", "(_16,_8):(_8,_1)", "--val", "(_1,_8)"])
+    assert rc == 0 and "in ceil_div(M,16) tiles of (_16,_64), a symbolic number: analyze one tile" in text
+    rc, text = _run(["--gmem", "(_16,_64):(_64,_1)", "--copy", "UniversalCopy<uint128_t>", "--type", "half_t",
+                     "--thr", "(_16,_8):(_8,_1)", "--val", "(_1,_8)"])
+    assert rc == 0 and "global memory: coalesced" in text

@@ -12,6 +12,7 @@ from typing import Optional, Union
 
 from ..core.errors import LayoutError
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
+from ..core.int_tuple import fmt
 from ..core.integers import IntLike
 from ..layout import Layout, size
 from ..swizzle import ComposedLayout, Swizzle
@@ -126,7 +127,11 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
         part = src.tidfrg_S(layout) if side == "S" else src.tidfrg_D(layout)
         _, _, t = split_layout(part)
         nthr, nv = _static(size(t[0]), "threads"), _static(size(t[1][0]), "atom values")
-        nx, nr = _static(size(t[1][1]), "values"), _static(size(t[2]), "tiles")
+        nx = _static(size(t[1][1]), "values")
+        if type(size(t[2])) is not int:
+            raise LayoutError(f"the copy covers {layout} in {fmt(size(t[2]))} tiles of {fmt(src.Tiler_MN)}, a "
+                              "symbolic number: analyze one tile (a layout of that shape) or bind the extent")
+        nr = _static(size(t[2]), "tiles")
         threads = _warp_threads(nthr, warp)
         offs = tuple(tuple(t((th, (v, x), r)) for r in range(nr) for x in range(nx) for v in range(nv))
                      for th in threads)
