@@ -120,3 +120,13 @@ def test_dyn_symbol_equality_is_sympys() -> None:
             assert (a == b) == want == (not a != b), (a, b)
             if a == b:
                 assert hash(a) == hash(b)
+
+
+def test_a_symbol_with_no_value_is_refused() -> None:
+    # a positive multiple of 8 up to 7 has no value: every question about it would hold vacuously
+    for kw, what in ((dict(divisible_by=8, max=7), "multiple of 8 in \\[1, 7\\]"),
+                     (dict(divisible_by=8, min=3, max=7), "in \\[3, 7\\]"),
+                     (dict(sign="nonnegative", max=-1), "nonnegative value in \\[0, -1\\]")):
+        with pytest.raises(cs.LayoutError, match=what):
+            Dyn("M", **kw)  # type: ignore[arg-type]
+    assert Dyn("M", divisible_by=8, max=8) is not None and Dyn("M", divisible_by=4, sign="any", max=-3) is not None

@@ -136,7 +136,8 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
     @pre ``name`` is an identifier CuTe notation reads back (a letter, then
          letters, digits, ``_``; not ``o``, which joins composed layouts), or
          one with trailing primes (``K'``, a fresh symbol of the analyses);
-         ``divisible_by >= 1``; ``min <= max`` when both are given.
+         ``divisible_by >= 1``; some value of the sign, a multiple of ``divisible_by``, lies in
+         ``[min, max]`` (else :class:`LayoutError`: no value at all).
     @post the result is an integer sympy symbol named ``name``.
 
     >>> M = Dyn("M", divisible_by=16)
@@ -166,6 +167,10 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
         lo = min
     else:
         raise LayoutError(f"Dyn: sign must be 'positive', 'nonnegative' or 'any', got {sign!r}")
+    if lo is not None and max is not None and -(-lo // divisible_by) * divisible_by > max:
+        # no value at all: every question about it would be vacuously true
+        what = f"a multiple of {divisible_by} " if divisible_by > 1 else ""
+        raise LayoutError(f"Dyn: no {sign} value {what}in [{lo}, {max}] for {name}")
     if divisible_by == 1 and min is None and max is None:
         return sympy.Symbol(name, **assumptions)  # type: ignore[no-any-return]
     from .symbolic import DynSymbol
