@@ -318,3 +318,14 @@ def test_a_static_index_into_symbolic_modes_reads_short() -> None:
         for n in (1, 2):
             Ls, Rs = cs.subs(L, {"M": m, "N": n}), cs.subs(R, {"M": m, "N": n})
             assert all(Rs(i) == Ls(sw(i)) for i in range(int(cs.size(Ls))))
+
+
+def test_make_layout_refuses_two_symbols_of_one_name() -> None:
+    # Dyn("M", divisible_by=4) and Dyn("M", divisible_by=8) are two integers that print alike
+    m4, m8 = Dyn("M", divisible_by=4), Dyn("M", divisible_by=8)
+    with pytest.raises(cs.LayoutError, match="two different symbols named M"):
+        make_layout((m4, m8))
+    with pytest.raises(cs.LayoutError, match="two different symbols named M"):
+        make_layout((Dyn("M"), 4), (1, Dyn("M", sign="any")))
+    assert str(make_layout((m4, 4), (1, m4))) == "(M,_4):(_1,M)"          # one symbol, twice: fine
+    assert str(parse("(M,_4):(_1,M)")) == "(M,_4):(_1,M)"                   # parse makes one M

@@ -71,6 +71,20 @@ LayoutRight = _Major(True)
 MAX_NESTING = 100
 
 
+def _one_symbol_a_name(shape: IntTuple, stride: IntTuple) -> None:
+    """Two different symbols of one name (``Dyn("M", divisible_by=4)`` and ``Dyn("M")``) in one
+    layout print alike and substitute together: ``make_layout`` refuses them (a name is one
+    integer, as :func:`~cute_sym.notation.parse` reads it)."""
+    seen: dict[str, Any] = {}
+    for x in leaves((shape, stride)):
+        if type(x) is not int:
+            for sym in x.free_symbols:
+                other = seen.setdefault(sym.name, sym)
+                if other != sym:
+                    raise LayoutError(f"two different symbols named {sym.name} in one layout (made with different "
+                                      "facts: Dyn's sign, divisible_by, min or max): make the name once and use it")
+
+
 def _check_tuple(t: Any, what: str, level: int = 0) -> IntTuple:
     """A user's shape/stride as an IntTuple: integer leaves, extents not negative, bounded nesting."""
     if isinstance(t, (tuple, list)):
@@ -326,7 +340,8 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     * ``make_layout(L0, L1, ...)`` or ``make_layout((L0, L1, ...))``: the layout
       whose modes are ``L0, L1, ...`` (a nested tuple of layouts nests the modes).
 
-    @post ``congruent(result.shape, result.stride)``.
+    @post ``congruent(result.shape, result.stride)``; two different symbols of one name
+          (made with different facts) are refused: a name is one integer.
 
     >>> print(make_layout((2, (1, 3))))
     (_2,(_1,_3)):(_1,(_0,_2))
@@ -354,7 +369,10 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     shape = _check_tuple(args[0], "shape")
     if isinstance(stride, _Major):
         return Layout._make(shape, compact_major(shape, 1, stride.row))
-    return Layout(shape, stride)
+    out = Layout(shape, stride)
+    if out._st is False:
+        _one_symbol_a_name(out._shape, out._stride)
+    return out
 
 
 def _is_layout_tuple(x: Any, level: int = 0) -> bool:
