@@ -425,3 +425,13 @@ def test_swizzle_and_layout_call_paths() -> None:
     """compose_layout_swizzle is what cs.composition(L, Sw) does."""
     L = parse("(_16,_32):(_32,_1)")
     assert cs.composition(L, Swizzle(2, 4, 3)) == compose_layout_swizzle(L, Swizzle(2, 4, 3))
+
+
+def test_a_swizzle_takes_an_integer_offset() -> None:
+    sw = Swizzle(1, 1, 1)
+    for bad in ("q", 2.5, None):
+        with pytest.raises(LayoutError, match="an offset is an integer"):
+            sw(bad)
+    with pytest.raises(LayoutError, match="symbolic"):
+        sw(cs.Dyn("k"))
+    assert sw(4) == 6 and sw(-3) == -1          # C's two's complement bits, as CuTe's int

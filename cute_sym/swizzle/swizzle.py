@@ -122,6 +122,8 @@ class Swizzle:
         (3, 3)
         """
         if not (type(offset) is int or isinstance(offset, int) or is_basic(offset) and offset.is_Integer):
+            if not is_basic(offset):
+                raise LayoutError(f"{self}: an offset is an integer, got {offset!r}")
             # its bits are not known: xor has no formula here (CuTe swizzles a run-time int)
             raise LayoutError(f"{self}: the offset {offset} is symbolic; a swizzle reads its bits, so bind "
                               "its symbols first (subs)")
