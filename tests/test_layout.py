@@ -327,5 +327,9 @@ def test_make_layout_refuses_two_symbols_of_one_name() -> None:
         make_layout((m4, m8))
     with pytest.raises(cs.LayoutError, match="two different symbols named M"):
         make_layout((Dyn("M"), 4), (1, Dyn("M", sign="any")))
+    with pytest.raises(cs.LayoutError, match="two different symbols named M"):
+        Layout((m4, m8))                                                    # the constructor too
+    with pytest.raises(cs.LayoutError, match="two different symbols named M"):
+        parse("(A,B):(_1,A)", {"A": m4, "B": m8})                           # and what a text reads
     assert str(make_layout((m4, 4), (1, m4))) == "(M,_4):(_1,M)"          # one symbol, twice: fine
     assert str(parse("(M,_4):(_1,M)")) == "(M,_4):(_1,M)"                   # parse makes one M

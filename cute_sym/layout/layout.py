@@ -71,10 +71,23 @@ LayoutRight = _Major(True)
 MAX_NESTING = 100
 
 
+def _init_checked(o: "Layout", shape: Any, stride: Any, names: bool) -> None:
+    s = _check_tuple(shape, "shape")
+    d = compact_major(s) if stride is None else _check_tuple(stride, "stride")
+    if not congruent(s, d):
+        raise RankError(f"Layout: shape {fmt(s)} and stride {fmt(d)} are not congruent")
+    _set_shape(o, s)
+    _set_stride(o, d)
+    static = _all_int(s) and _all_int(d)     # the leaves were just checked: the flag is cheap here
+    _set_st(o, static)
+    if names and not static:
+        _one_symbol_a_name(s, d)
+
+
 def _one_symbol_a_name(shape: IntTuple, stride: IntTuple) -> None:
     """Two different symbols of one name (``Dyn("M", divisible_by=4)`` and ``Dyn("M")``) in one
-    layout print alike and substitute together: ``make_layout`` refuses them (a name is one
-    integer, as :func:`~cute_sym.notation.parse` reads it)."""
+    layout print alike and substitute together: a layout a user builds refuses them (a name is
+    one integer, as :func:`~cute_sym.notation.parse` reads it)."""
     seen: dict[str, Any] = {}
     for x in leaves((shape, stride)):
         if type(x) is not int:
@@ -133,13 +146,15 @@ class Layout:
     _st: Optional[bool]
 
     def __init__(self, shape: Any, stride: Any = None) -> None:
-        s = _check_tuple(shape, "shape")
-        d = compact_major(s) if stride is None else _check_tuple(stride, "stride")
-        if not congruent(s, d):
-            raise RankError(f"Layout: shape {fmt(s)} and stride {fmt(d)} are not congruent")
-        _set_shape(self, s)
-        _set_stride(self, d)
-        _set_st(self, _all_int(s) and _all_int(d))   # the leaves were just checked: the flag is cheap here
+        _init_checked(self, shape, stride, True)
+
+    @classmethod
+    def _read(cls, shape: Any, stride: Any) -> "Layout":
+        """A user's layout checked but for one symbol a name (parse's reading: it unifies the names
+        of a text afterwards, then checks)."""
+        o = _new(cls)
+        _init_checked(o, shape, stride, False)
+        return o
 
     @classmethod
     def _make(cls, shape: IntTuple, stride: IntTuple) -> "Layout":
@@ -369,10 +384,7 @@ def make_layout(*args: Any, **kw: Any) -> Layout:
     shape = _check_tuple(args[0], "shape")
     if isinstance(stride, _Major):
         return Layout._make(shape, compact_major(shape, 1, stride.row))
-    out = Layout(shape, stride)
-    if out._st is False:
-        _one_symbol_a_name(out._shape, out._stride)
-    return out
+    return Layout(shape, stride)
 
 
 def _is_layout_tuple(x: Any, level: int = 0) -> bool:

@@ -29,7 +29,7 @@ else:
     from ..core.lazy import sympy
 from ..core.lazy import is_basic
 
-from ..core.errors import NotationError
+from ..core.errors import LayoutError, NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
 from ..core.integers import Dyn
 from ..layout.layout import MAX_NESTING, Layout
@@ -122,7 +122,7 @@ class _Reader:
         if self.at(":"):
             self.take(":")
             stride = self.tup("stride")
-            return Layout(shape, stride)
+            return Layout._read(shape, stride)     # (parse checks one symbol a name at the end)
         return shape
 
     def composed(self) -> Any:
@@ -287,7 +287,35 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
     if both:
         # one name, one integer: the stride's M in (M,N):(_1,M) is the shape's (positive) M
         obj = _Reader(text, symbols or {}, both).whole()
+    _one_symbol_a_name(obj)
     return wrap(obj)
+
+
+def _one_symbol_a_name(obj: Any) -> None:
+    """Two different symbols of one name in what a text reads (``symbols`` may give them) are
+    refused, as ``make_layout`` refuses them."""
+    if isinstance(obj, Layout) and obj._st:
+        return      # static: no symbol at all
+    from ..swizzle import ComposedLayout
+    seen: dict[str, Any] = {}
+
+    def go(x: Any) -> None:
+        if isinstance(x, Layout):
+            go(x._shape)
+            go(x._stride)
+        elif isinstance(x, ComposedLayout):
+            go(x.layout_a)
+            go(x.offset)
+            go(x.layout_b)
+        elif type(x) is tuple:
+            for e in x:
+                go(e)
+        elif is_basic(x):
+            for sym in x.free_symbols:
+                if seen.setdefault(sym.name, sym) != sym:
+                    raise LayoutError(f"two different symbols named {sym.name} in one text (made with different "
+                                      "facts): a name is one integer")
+    go(obj)
 
 
 def shared_names(texts: Sequence[str]) -> frozenset[str]:
@@ -370,7 +398,6 @@ def subs(obj: Any, values: Mapping[Any, Any]) -> Any:
     >>> print(subs(Layout((M, 2)), {M: 8}))        # a symbol stands for its name
     (8,_2):(_1,8)
     """
-    from ..core.errors import LayoutError
     named: dict[str, Any] = {}
     for k, v in values.items():
         name = k if isinstance(k, str) else getattr(k, "name", None) if getattr(k, "is_Symbol", False) else None
