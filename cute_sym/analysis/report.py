@@ -23,6 +23,7 @@ from ..core.errors import LayoutError
 from ..layout import Layout
 from ..core.integers import Dyn
 from ..notation import parse, subs
+from ..notation.notation import symbols_of
 from ..tensor.atoms.copy_atom import Copy_Atom
 from ..tensor.copy import TiledCopy
 from ..tensor.copy_make import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
@@ -118,7 +119,7 @@ def _with_facts(layout: Any, mins: Sequence[str], divs: Sequence[str]) -> Any:
                 raise LayoutError(f"expected NAME=INTEGER, got {item!r}") from None
     if not facts:
         return layout
-    have = _symbols_of(layout)
+    have = symbols_of(layout)
     for n in facts:
         if n not in have:
             raise LayoutError(f"--min/--divisible name {n}, which the layout {layout} does not have "
@@ -126,22 +127,6 @@ def _with_facts(layout: Any, mins: Sequence[str], divs: Sequence[str]) -> Any:
     # a name keeps its sign: positive where it is an extent (parse's rule), else any
     return subs(layout, {n: Dyn(n, sign="positive" if have[n].is_positive else "any", **f)
                          for n, f in facts.items()})
-
-
-def _symbols_of(layout: Any) -> dict[str, Any]:
-    """The layout's symbols by name (of a swizzled layout: its offset's and inner layout's)."""
-    from ..core.int_tuple import iter_leaves
-    from ..core.lazy import is_basic
-    from ..swizzle import ComposedLayout
-    parts = [layout.offset, layout.layout_b] if isinstance(layout, ComposedLayout) else [layout]
-    found: dict[str, Any] = {}
-    for p in parts:
-        leaves = list(iter_leaves((p.shape, p.stride))) if isinstance(p, Layout) else [p]
-        for x in leaves:
-            if is_basic(x):
-                for sym in x.free_symbols:
-                    found[sym.name] = sym
-    return found
 
 
 def analyze_main(argv: Sequence[str], out: Optional[TextIO] = None) -> int:

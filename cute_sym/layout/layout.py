@@ -81,21 +81,21 @@ def _init_checked(o: "Layout", shape: Any, stride: Any, names: bool) -> None:
     static = _all_int(s) and _all_int(d)     # the leaves were just checked: the flag is cheap here
     _set_st(o, static)
     if names and not static:
-        _one_symbol_a_name(s, d)
+        symbols_by_name(s, d)
 
 
-def _one_symbol_a_name(shape: IntTuple, stride: IntTuple) -> None:
-    """Two different symbols of one name (``Dyn("M", divisible_by=4)`` and ``Dyn("M")``) in one
-    layout print alike and substitute together: a layout a user builds refuses them (a name is
-    one integer, as :func:`~cute_sym.notation.parse` reads it)."""
+def symbols_by_name(*trees: Any, what: str = "layout") -> dict[str, Any]:
+    """The symbols of the leaves of ``trees`` by name. Two different symbols of one name
+    (``Dyn("M", divisible_by=4)`` and ``Dyn("M")``) print alike and substitute together: refused
+    (a name is one integer, as :func:`~cute_sym.notation.parse` reads it)."""
     seen: dict[str, Any] = {}
-    for x in leaves((shape, stride)):
+    for x in leaves(trees):
         if type(x) is not int:
             for sym in x.free_symbols:
-                other = seen.setdefault(sym.name, sym)
-                if other != sym:
-                    raise LayoutError(f"two different symbols named {sym.name} in one layout (made with different "
+                if seen.setdefault(sym.name, sym) != sym:
+                    raise LayoutError(f"two different symbols named {sym.name} in one {what} (made with different "
                                       "facts: Dyn's sign, divisible_by, min or max): make the name once and use it")
+    return seen
 
 
 def _check_tuple(t: Any, what: str, level: int = 0) -> IntTuple:

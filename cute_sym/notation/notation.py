@@ -32,7 +32,7 @@ from ..core.lazy import is_basic
 from ..core.errors import LayoutError, NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
 from ..core.integers import Dyn
-from ..layout.layout import MAX_NESTING, Layout
+from ..layout.layout import MAX_NESTING, Layout, symbols_by_name
 
 __all__ = ["parse", "to_str", "subs"]
 
@@ -287,35 +287,31 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
     if both:
         # one name, one integer: the stride's M in (M,N):(_1,M) is the shape's (positive) M
         obj = _Reader(text, symbols or {}, both).whole()
-    _one_symbol_a_name(obj)
+    if not (isinstance(obj, Layout) and obj._st):      # (static: no symbol at all)
+        symbols_of(obj)         # one name, one integer: also across the symbols given
     return wrap(obj)
 
 
-def _one_symbol_a_name(obj: Any) -> None:
-    """Two different symbols of one name in what a text reads (``symbols`` may give them) are
-    refused, as ``make_layout`` refuses them."""
-    if isinstance(obj, Layout) and obj._st:
-        return      # static: no symbol at all
+def symbols_of(obj: Any) -> dict[str, Any]:
+    """The symbols of a layout, swizzled layout or tuple of them, by name; two different symbols
+    of one name are refused (:func:`~cute_sym.layout.layout.symbols_by_name`)."""
     from ..swizzle import ComposedLayout
-    seen: dict[str, Any] = {}
+    trees: list[Any] = []
 
     def go(x: Any) -> None:
         if isinstance(x, Layout):
-            go(x._shape)
-            go(x._stride)
+            trees.extend((x._shape, x._stride))
         elif isinstance(x, ComposedLayout):
             go(x.layout_a)
-            go(x.offset)
+            trees.append(x.offset)
             go(x.layout_b)
         elif type(x) is tuple:
             for e in x:
                 go(e)
-        elif is_basic(x):
-            for sym in x.free_symbols:
-                if seen.setdefault(sym.name, sym) != sym:
-                    raise LayoutError(f"two different symbols named {sym.name} in one text (made with different "
-                                      "facts): a name is one integer")
+        elif type(x) is int or is_basic(x):
+            trees.append(x)
     go(obj)
+    return symbols_by_name(*trees, what="text")
 
 
 def shared_names(texts: Sequence[str]) -> frozenset[str]:
