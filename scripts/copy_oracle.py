@@ -6,15 +6,18 @@ copy traits table that the brief names, over several element types) and thread/v
 layouts, CuTe's ``Tiler_MN``, ``TiledLayout_TV``, ``get_layoutS_TV``, ``get_layoutD_TV``,
 ``ThrCopy::partition_S/D`` of static and dynamic tensors (layout and pointer offset) and
 ``retile_D`` of a thread's fragment; with ``--mma``, the same for ``make_tiled_copy_A/B/C``
-over tiled MMAs (``tests/data/copy_oracle_mma.jsonl``). Needs g++ and the CUDA headers (host
-code only):
+over tiled MMAs (``tests/data/copy_oracle_mma.jsonl``); with ``--pictures``, the sha256 of
+``print_latex`` of every 3rd tiled copy (``tests/data/copy_pictures.jsonl``, leading and trailing
+blank lines stripped, as the views corpus compares pictures). Needs g++ and the CUDA headers
+(host code only):
 
-    python3 scripts/copy_oracle.py [--mma] [--include /path/to/cutlass/include] [--cuda /usr/local/cuda]
+    python3 scripts/copy_oracle.py [--mma | --views | --pictures] [--include /path/to/cutlass/include] [--cuda /usr/local/cuda]
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import subprocess
@@ -238,6 +241,29 @@ def program(group: list[tuple[int, dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def picture_cases() -> list[dict[str, Any]]:
+    return [{k: v for k, v in c.items() if k not in ("tiler", "nthr")} for c in cases()[::3]]
+
+
+def picture_program(group: list[tuple[int, dict[str, Any]]]) -> str:
+    # each picture between two marker lines: its text has newlines of its own
+    lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/copy_atom.hpp>", "using namespace cute;", "int main() {"]
+    for i, c in group:
+        lines.append(f"  printf(\"@@begin {i}\\n\"); print_latex(make_tiled_copy(Copy_Atom<{c['op']}, {c['type']}>{{}}, "
+                     f"{cpp_layout(c['thr_layout'])}, {cpp_layout(c['val_layout'])})); printf(\"\\n@@end {i}\\n\");")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def picture_digests(text: str) -> dict[int, dict[str, str]]:
+    out: dict[int, dict[str, str]] = {}
+    for part in text.split("@@begin ")[1:]:
+        head, _, body = part.partition("\n")
+        body, _, _ = body.rpartition("\n@@end ")
+        out[int(head)] = {"sha256": hashlib.sha256(body.strip("\n").encode()).hexdigest()}
+    return out
+
+
 def compile_and_run(src: str, include: str, cuda: str, work: str, k: int) -> str:
     cpp = os.path.join(work, f"oracle{k}.cpp")
     exe = os.path.join(work, f"oracle{k}")
@@ -255,25 +281,33 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--mma", action="store_true", help="make_tiled_copy_A/B/C over tiled MMAs")
     ap.add_argument("--views", action="store_true", help="the views conformance's calls over every atom")
+    ap.add_argument("--pictures", action="store_true", help="digests of print_latex of tiled copies")
     ap.add_argument("--out")
     o = ap.parse_args()
-    kind = "mma" if o.mma else "views" if o.views else ""
-    out = o.out or os.path.join(ROOT, "tests", "data", f"copy_oracle{'_' + kind if kind else ''}.jsonl")
-    cs_ = {"mma": mma_cases, "views": views_cases, "": cases}[kind]()
-    make = {"mma": mma_program, "views": views_program, "": program}[kind]
+    kind = "mma" if o.mma else "views" if o.views else "pictures" if o.pictures else ""
+    name = "copy_pictures" if o.pictures else f"copy_oracle{'_' + kind if kind else ''}"
+    out = o.out or os.path.join(ROOT, "tests", "data", f"{name}.jsonl")
+    cs_ = {"mma": mma_cases, "views": views_cases, "pictures": picture_cases, "": cases}[kind]()
+    make = {"mma": mma_program, "views": views_program, "pictures": picture_program, "": program}[kind]
     groups = [list(enumerate(cs_))[k::o.jobs] for k in range(o.jobs)]
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
         outs = list(ex.map(lambda kg: compile_and_run(make(kg[1]), o.include, o.cuda, work, kg[0]),
                            enumerate(groups)))
     answers: dict[int, dict[str, str]] = {}
     for text in outs:
+        if o.pictures:
+            answers.update(picture_digests(text))
+            continue
         for line in text.splitlines():
             i, what, val = line.split("\t")
             answers.setdefault(int(i), {})[what] = val
     with open(out, "w") as fh:
         for i, c in enumerate(cs_):
             row = {k: v for k, v in c.items() if k not in ("tiler", "nthr")}
-            row["expect"] = answers[i]
+            if o.pictures:
+                row.update(answers[i])
+            else:
+                row["expect"] = answers[i]
             fh.write(json.dumps(row) + "\n")
     print(f"{len(cs_)} tiled copies, {sum(len(a) for a in answers.values())} answers -> {out}")
     return 0

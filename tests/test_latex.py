@@ -51,6 +51,14 @@ def picture_cases(op: str) -> list[dict[str, Any]]:
         return [c for c in json.load(fh) if c["op"] == op]
 
 
+def mma_pictures(fn: str) -> list[dict[str, Any]]:
+    """CuTe's ``fn`` (print_latex or print_svg) of make_tiled_mma(atom, layout) for every warp-level
+    atom, as sha256 digests (scripts/mma_oracle.py --pictures: CuTe compiled with g++)."""
+    with open(os.path.join(corpus.HERE, "data", "mma_pictures.jsonl")) as fh:
+        rows = [json.loads(line) for line in fh]
+    return [{**r, "id": f"{r['atom']}-{r['layout'][0]}x{r['layout'][1]}"} for r in rows if r["fn"] == fn]
+
+
 def same_as_cute(got: str, case: dict[str, Any]) -> bool:
     got = got.strip("\n")
     if case.get("expect") is not None:
@@ -256,6 +264,11 @@ def test_print_latex_mma_is_cutes_text(case: dict[str, Any]) -> None:
     mma = cs.make_tiled_mma(case["args"]["atom"], cs.parse(case["args"]["atom_layout"]))
     assert same_as_cute(cs.latex(mma), case)
     assert cs.latex(mma.atom) == cs.latex(cs.make_tiled_mma(mma.atom))     # an atom prints as its TiledMMA
+
+
+@pytest.mark.parametrize("case", mma_pictures("print_latex"), ids=lambda c: c["id"])
+def test_print_latex_of_every_mma_atom_is_cutes_text(case: dict[str, Any]) -> None:
+    assert same_as_cute(cs.latex(cs.make_tiled_mma(case["atom"], tuple(case["layout"]))), case)
 
 
 @pytest.mark.parametrize("case", picture_cases("print_latex_copy"), ids=lambda c: c["id"])

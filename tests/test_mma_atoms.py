@@ -1,6 +1,8 @@
 """MMA_Traits: every atom's (thread, value) layouts are what an MMA must be, and CuTe's answers."""
 from __future__ import annotations
 
+import json
+import os
 import re
 from functools import lru_cache
 
@@ -92,7 +94,7 @@ def test_every_atom_is_a_valid_mma() -> None:
 
 def test_names_encode_shapes_and_types() -> None:
     for name in all_names():
-        if name.startswith("UniversalFMA"):
+        if name.startswith(("UniversalFMA", "SM61_")):
             continue
         t = MMA_Traits(name)
         m = re.match(r"SM\d+_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)_", name)
@@ -105,7 +107,7 @@ def test_names_encode_shapes_and_types() -> None:
 
 
 def test_table_covers_cute_headers() -> None:
-    assert len(MMA_ATOMS) == 8 + 2 + 65
+    assert len(MMA_ATOMS) == 2 + 8 + 2 + 65 + 8      # SM61, SM70, SM75, SM80, SM89
     assert sum(n.startswith("SM90_") for n in mma_atom_names()) == sum(
         len(f.ns) * len(f.suffixes) * 2 for f in FAMILIES)
 
@@ -178,6 +180,41 @@ def test_static_traits_make_no_sympy() -> None:
     made = _count_sympy(lambda: [MMA_Traits(n).ALayout for n in (
         "SM80_16x8x32_S32S4S4S32_TN", "SM70_8x8x4_F32F16F16F32_NN", "SM90_64x200x16_F16F16F16_RS<Major::K,Major::MN>")])
     assert made == []
+
+
+ORACLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mma_oracle.jsonl")
+WHATS = ("Shape_MNK", "ThrID", "ALayout", "BLayout", "CLayout")
+
+
+def oracle() -> list[dict]:  # type: ignore[type-arg]
+    """CuTe's answers for every atom (scripts/mma_oracle.py: CuTe compiled with g++)."""
+    with open(ORACLE) as fh:
+        return [json.loads(line) for line in fh]
+
+
+def test_oracle_covers_every_atom() -> None:
+    assert sorted(r["atom"] for r in oracle()) == sorted(n for n in all_names() if not n.startswith("UniversalFMA"))
+
+
+def test_oracle_traits() -> None:
+    wrong = []
+    for row in oracle():
+        t = MMA_Traits(row["atom"])
+        for what in WHATS:
+            if str(getattr(t, what)) != row["expect"][what]:
+                wrong.append((row["atom"], what, str(getattr(t, what)), row["expect"][what]))
+    assert not wrong, wrong[:5]
+
+
+def test_thread_level_atoms() -> None:
+    t = MMA_Traits("SM61_DP4A")
+    assert (str(t.Shape_MNK), str(t.ThrID), str(t.ALayout), str(t.CLayout)) == (
+        "(_1,_1,_4)", "_1:_0", "(_1,_4):(_0,_1)", "(_1,_1):(_0,_0)")
+    assert (t.ValTypeA, t.ValTypeD, t.source) == ("int8_t", "int32_t", "cute/atom/mma_traits_sm61.hpp")
+    assert MMA_Traits("SM61_DP2A").ValTypeB == "int16_t"
+    f8 = MMA_Traits("SM89_16x8x32_F16E5M2E4M3F16_TN")
+    assert (f8.ValTypeA, f8.ValTypeB, f8.ValTypeC) == ("float_e5m2_t", "float_e4m3_t", "half_t")
+    assert str(f8.BLayout) == "((_4,_8),(_4,_2)):((_32,_1),(_8,_128))"
 
 
 @pytest.mark.parametrize("case", cases("views/mma_traits"), ids=lambda c: c["id"])

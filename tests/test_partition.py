@@ -7,6 +7,8 @@ thread indices and extents, and against CuTe's printed answers.
 from __future__ import annotations
 
 import itertools
+import json
+import os
 from typing import Any
 
 import pytest
@@ -215,6 +217,32 @@ def test_cute_answers(case: dict[str, Any]) -> None:
     else:
         got = getattr(cs, case["op"])(T, cs.parse(a["tiler"]), cs.parse(a["coord"]))
     assert str(got.layout) == case["expect"]
+
+
+def _oracle() -> list[dict[str, Any]]:
+    """Seeded random cases of the same kinds, rank 2 and 3, static and dynamic extents and strides, tiles
+    that need not divide, and identity tensors (scripts/views_oracle.py: CuTe compiled with g++)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "views_oracle.jsonl")) as fh:
+        return [json.loads(line) for line in fh]
+
+
+@pytest.mark.parametrize("op", ["local_tile", "outer_partition", "local_partition", "identity_tensor"])
+def test_cute_answers_oracle(op: str) -> None:
+    rows = [r for r in _oracle() if r["op"] == op]
+    wrong = []
+    for r in rows:
+        a = r["args"]
+        if op == "identity_tensor":
+            got = cs.make_identity_tensor(cs.parse(a["shape"]))
+        else:
+            T = cs.make_tensor(cs.make_gmem_ptr("T"), cs.parse(a["tensor_layout"]))
+            if op == "local_partition":
+                got = cs.local_partition(T, cs.parse(a["thr_layout"]), a["thr_idx"])
+            else:
+                got = getattr(cs, op)(T, cs.parse(a["tiler"]), cs.parse(a["coord"]))
+        if str(got.layout) != r["expect"]:
+            wrong.append((r["cpp"], str(got.layout), r["expect"]))
+    assert len(rows) >= 100 and not wrong, wrong[:5]
 
 
 def _static_partitions() -> list[Any]:

@@ -18,7 +18,7 @@ from typing import Any, Optional
 import pytest
 
 import cute_sym as cs
-from test_latex import NODE, append2, first_owner, picture_cases, same_as_cute, tiled_copy
+from test_latex import NODE, append2, first_owner, mma_pictures, picture_cases, same_as_cute, tiled_copy
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 CUTE_SVG_TV = ["175,175,255", "175,255,175", "255,255,175", "255,175,175",
@@ -217,6 +217,11 @@ def test_print_svg_mma_is_cutes_text(case: dict[str, Any]) -> None:
     assert buf.getvalue() == cs.svg(mma)
     assert same_as_cute(buf.getvalue(), case)
     assert cs.svg(mma.atom) == cs.svg(cs.make_tiled_mma(mma.atom))          # an atom draws as its TiledMMA
+
+
+@pytest.mark.parametrize("case", mma_pictures("print_svg"), ids=lambda c: c["id"])
+def test_print_svg_of_every_mma_atom_is_cutes_text(case: dict[str, Any]) -> None:
+    assert same_as_cute(cs.svg(cs.make_tiled_mma(case["atom"], tuple(case["layout"]))), case)
 
 
 def test_print_svg_needs_an_mma_for_cutes_format() -> None:

@@ -234,6 +234,38 @@ def test_cute_partitions(case: dict) -> None:  # type: ignore[type-arg]
     assert part.engine == T.engine + getattr(thr, "offset_" + a["which"])(T.layout)
 
 
+def _oracle_rows() -> list[dict[str, Any]]:
+    from test_mma_atoms import oracle
+    return [r for r in oracle() if any("/" in k for k in r["expect"])]
+
+
+ORACLE_TENSORS = ("(_128,_64):(_64,_1)", "(256,128):(_1,256)")       # scripts/mma_oracle.py's TENSORS
+
+
+@pytest.mark.parametrize("row", _oracle_rows(), ids=lambda r: r["atom"])
+def test_oracle_tiled(row: dict[str, Any]) -> None:
+    """CuTe's get_layoutA/B/C_TV and partition_A/B/C (two threads, a static and a dynamic tensor)
+    over the atom layouts 2x2, 2x1, 1x4, for every warp-level atom and a sample of GMMA ones."""
+    wrong = []
+    mmas: dict[str, TiledMMA] = {}
+    for key, want in row["expect"].items():
+        if "/" not in key:
+            continue
+        lay, what, *rest = key.split("/")
+        if lay not in mmas:
+            a, b = (int(x) for x in lay.split("x"))
+            mmas[lay] = make_tiled_mma(row["atom"], (a, b))
+        mma = mmas[lay]
+        if not rest:
+            got = getattr(mma, what)()
+        else:
+            t = make_tensor(make_gmem_ptr("T"), parse(ORACLE_TENSORS[int(rest[0])]))
+            got = getattr(mma.get_slice(int(rest[1])), what)(t).layout
+        if to_str(got) != want:
+            wrong.append((key, to_str(got), want))
+    assert not wrong, wrong[:5]
+
+
 def test_tensors_in_tensors_out() -> None:
     mma = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2))
     gA = make_tensor(make_gmem_ptr("A", "half_t"), parse("(_128,_32):(_32,_1)"))

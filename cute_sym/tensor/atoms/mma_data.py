@@ -1,8 +1,9 @@
-"""The hardware facts of CuTe's warp-level MMA atoms (SM70, SM75, SM80): data only.
+"""The hardware facts of CuTe's thread- and warp-level MMA atoms (SM61, SM70, SM75, SM80, SM89):
+data only.
 
-Transcribed from CuTe's ``cute/atom/mma_traits_sm70.hpp``, ``mma_traits_sm75.hpp``
-and ``mma_traits_sm80.hpp`` (one entry per ``MMA_Traits`` specialization, i.e. per
-struct of ``cute/arch/mma_sm70.hpp``, ``mma_sm75.hpp``, ``mma_sm80.hpp``). Layouts
+Transcribed from CuTe's ``cute/atom/mma_traits_sm61.hpp``, ``mma_traits_sm70.hpp``,
+``mma_traits_sm75.hpp``, ``mma_traits_sm80.hpp`` and ``mma_traits_sm89.hpp`` (one entry per
+``MMA_Traits`` specialization, i.e. per struct of ``cute/arch/mma_sm61.hpp`` ... ``mma_sm89.hpp``). Layouts
 are in CuTe notation, or the name of one of :data:`NAMED_LAYOUTS` (CuTe's own
 aliases); :mod:`cute_sym.tensor.atoms.mma_traits` reads them, nothing else does.
 
@@ -49,18 +50,30 @@ NAMED_LAYOUTS: dict[str, str] = {
 
 #: The header each name prefix comes from.
 SOURCES: dict[str, str] = {
+    "SM61_": "cute/atom/mma_traits_sm61.hpp",
     "SM70_": "cute/atom/mma_traits_sm70.hpp",
     "SM75_": "cute/atom/mma_traits_sm75.hpp",
     "SM80_": "cute/atom/mma_traits_sm80.hpp",
+    "SM89_": "cute/atom/mma_traits_sm89.hpp",
 }
 
-#: Every MMA_Traits specialization of the SM70, SM75 and SM80 headers, in the headers' order.
+#: Every MMA_Traits specialization of the SM61, SM70, SM75, SM80 and SM89 headers, in the headers'
+#: order.
 #: Two are kept as CuTe declares (and prints) them though they are not what the instruction does:
 #: SM80_16x8x128_S32U1U1S32_TN_XORPOPC's ALayout stride is not congruent with its shape
 #: (``Stride<Stride<_16,_8>>`` for ``Shape<_32,_2>``), and SM80_16x8x32_S32S4S4S32_TN's BLayout
 #: thread stride is _32 where the 8x32 tile needs _64 (as SM80_8x8x32_S32S4S4S32_TN has it):
 #: threads 0 and 4 then hold the same elements.
 MMA_ATOMS: dict[str, Union[Row, Like]] = {
+    # one thread: a dot product of 4 (2) packed integers into one int32
+    "SM61_DP4A": Row("int32_t int8_t int8_t int32_t", "(_1,_1,_4)", "_1:_0",
+        "(_1,_4):(_0,_1)",
+        "(_1,_4):(_0,_1)",
+        "(_1,_1):(_0,_0)"),
+    "SM61_DP2A": Row("int32_t int16_t int16_t int32_t", "(_1,_1,_2)", "_1:_0",
+        "(_1,_2):(_0,_1)",
+        "(_1,_2):(_0,_1)",
+        "(_1,_1):(_0,_0)"),
     "SM70_8x8x4_F16F16F16F16_TN": Row("half_t half_t half_t half_t", "(_8,_8,_4)", "SM70_QuadPair",
         "SM70_8x4_Row",
         "SM70_8x4_Row",
@@ -210,11 +223,26 @@ MMA_ATOMS: dict[str, Union[Row, Like]] = {
         "((_4,_8),_32):((_256,_1),_8)",
         "SM80_16x8_Row"),
     "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC": Like("SM80_16x8x128_S32U1U1S32_TN_XORPOPC"),
+    "SM89_16x8x32_F32E4M3E4M3F32_TN": Row("float float_e4m3_t float_e4m3_t float", "(_16,_8,_32)", "_32:_1",
+        "((_4,_8),(_4,_2,_2)):((_64,_1),(_16,_8,_256))",
+        "((_4,_8),(_4,_2)):((_32,_1),(_8,_128))",
+        "SM80_16x8_Row"),
+    "SM89_16x8x32_F32E4M3E5M2F32_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN", "float float_e4m3_t float_e5m2_t float"),
+    "SM89_16x8x32_F32E5M2E5M2F32_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN", "float float_e5m2_t float_e5m2_t float"),
+    "SM89_16x8x32_F32E5M2E4M3F32_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN", "float float_e5m2_t float_e4m3_t float"),
+    "SM89_16x8x32_F16E4M3E4M3F16_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN",
+                                           "half_t float_e4m3_t float_e4m3_t half_t"),
+    "SM89_16x8x32_F16E4M3E5M2F16_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN",
+                                           "half_t float_e4m3_t float_e5m2_t half_t"),
+    "SM89_16x8x32_F16E5M2E5M2F16_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN",
+                                           "half_t float_e5m2_t float_e5m2_t half_t"),
+    "SM89_16x8x32_F16E5M2E4M3F16_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN",
+                                           "half_t float_e5m2_t float_e4m3_t half_t"),
 }
 
 #: The width in bits of each value type the atoms name (CuTe's sizeof_bits).
 VALUE_BITS: dict[str, int] = {
     "double": 64, "float": 32, "tfloat32_t": 32, "half_t": 16, "bfloat16_t": 16,
-    "float_e4m3_t": 8, "float_e5m2_t": 8, "int32_t": 32, "int8_t": 8, "uint8_t": 8,
+    "float_e4m3_t": 8, "float_e5m2_t": 8, "int32_t": 32, "int16_t": 16, "int8_t": 8, "uint8_t": 8,
     "int4b_t": 4, "uint4b_t": 4, "uint1b_t": 1, "complex<double>": 128, "GaussComplex": 192,
 }

@@ -1,6 +1,6 @@
 """MMA_Traits: CuTe's facts about one MMA instruction, looked up by CuTe's struct name.
 
-One generic reader serves every atom: the name is found in the SM70/SM75/SM80 table
+One generic reader serves every atom: the name is found in the SM61/SM70/SM75/SM80/SM89 table
 (:mod:`.mma_data`), or matched against the SM90 GMMA families (:mod:`.gmma_data`), or is
 ``UniversalFMA<D,A,B,C>``; the layouts are CuTe notation read with :func:`cute_sym.parse`.
 
@@ -55,7 +55,7 @@ class _Entry(NamedTuple):
     source: str
 
 
-# ---------------------------------------------------------------- the SM70/75/80 table
+# ---------------------------------------------------------------- the SM61-SM89 table
 def _table_entry(name: str) -> Optional[_Entry]:
     row = MMA_ATOMS.get(name)
     if row is None:
@@ -171,7 +171,7 @@ def mma_atom_names() -> tuple[str, ...]:
 def _unknown(name: str) -> LayoutError:
     close = difflib.get_close_matches(name, mma_atom_names(), n=5, cutoff=0.75)
     hint = f"; close names: {', '.join(close)}" if close else ""
-    return LayoutError(f"MMA_Traits: no MMA atom named {name!r} in CuTe's SM70/SM75/SM80 or SM90 GMMA "
+    return LayoutError(f"MMA_Traits: no MMA atom named {name!r} in CuTe's SM61/SM70/SM75/SM80/SM89 or SM90 GMMA "
                        f"headers{hint}")
 
 
@@ -212,7 +212,7 @@ class MMA_Traits:
     GMMA names take their template arguments as CuTe's (``<Major::K,Major::MN>``, optional
     ``ScaleIn`` pairs; namespaces and spaces are ignored).
 
-    @pre ``name`` is an MMA operation of CuTe's SM70/SM75/SM80 headers, an SM90 GMMA
+    @pre ``name`` is an MMA operation of CuTe's SM61/SM70/SM75/SM80/SM89 headers, an SM90 GMMA
          ``_SS``/``_RS`` atom, or ``UniversalFMA<D,A,B,C>``; otherwise a :class:`LayoutError`
          lists the close names.
     @post the layouts print exactly as CuTe prints them; ``ALayout`` maps ``size(ThrID) x V``
