@@ -271,6 +271,14 @@ def test_print_latex_of_every_mma_atom_is_cutes_text(case: dict[str, Any]) -> No
     assert same_as_cute(cs.latex(cs.make_tiled_mma(case["atom"], tuple(case["layout"]))), case)
 
 
+def test_print_latex_of_tiled_copies_is_cutes_text() -> None:
+    """CuTe's print_latex of every 3rd tiled copy of scripts/copy_oracle.py (its --pictures digests)."""
+    with open(os.path.join(corpus.HERE, "data", "copy_pictures.jsonl")) as fh:
+        rows = [json.loads(line) for line in fh]
+    wrong = [r for r in rows if not same_as_cute(cs.latex(tiled_copy({**r, "copy_op": r["op"]})), {**r, "id": r["op"]})]
+    assert len(rows) > 100 and not wrong, wrong[:3]
+
+
 @pytest.mark.parametrize("case", picture_cases("print_latex_copy"), ids=lambda c: c["id"])
 def test_print_latex_copy_follows_the_tv_layouts(case: dict[str, Any]) -> None:
     tc = tiled_copy(case["args"])
