@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 import cute_sym as cs
 from cute_sym import Layout, parse
+from cute_sym.core.int_tuple import leaves
 
 from postconditions import (
     check_composition, check_composition_tiler, image, is_injective, nsize, to_static,
@@ -128,6 +129,38 @@ def test_sweep_multi_mode_rhs_is_pointwise_or_refused() -> None:
             answered += 1
             assert all(R(i) == A(B(i)) for i in range(int(cs.size(B)))), (str(A), str(B), str(R))
     assert answered > 300
+
+
+def test_sweep_negative_rhs_strides_are_pointwise_where_defined_or_refused() -> None:
+    """A negative rhs stride takes values below 0, where lhs(rhs(i)) is not defined; wherever rhs(i)
+    is in the lhs's domain the answer is lhs(rhs(i)), or the composition raises (CuTe's mode-by-mode
+    answer need not be: (_16,_3):(_1,_512) o (_4,_16):(_8,_-1) gives 511 at i = 6, lhs(15) = 15)."""
+    from postconditions import small_layouts
+    with pytest.raises(cs.DivisibilityError, match="negative stride.*at i = 6"):
+        cs.composition(parse("(_16,_3):(_1,_512)"), parse("(_4,_16):(_8,_-1)"))
+    answered = refused = 0
+    for A in small_layouts((2, 3, 4), (1, 2, 4, 8), 2):
+        n = int(cs.size(A))
+        for B in small_layouts((2, 3, 4), (-1, -2, -3, 1, 2, 4), 2):
+            if all(d > 0 for d in leaves(B.stride)):
+                continue
+            try:
+                R = cs.composition(A, B)
+            except cs.LayoutError:
+                refused += 1
+                continue
+            answered += 1
+            for i in range(int(cs.size(B))):
+                if 0 <= B(i) < n:
+                    assert R(i) == A(B(i)), (str(A), str(B), str(R), i)
+    assert answered > 300 and refused > 50
+
+
+def test_product_by_a_negative_stride_tiler_keeps_its_order_or_raises() -> None:
+    """logical_product's rest is complement(block) o tiler, in the tiler's order: CuTe's answer for
+    _32:_16 by (_4,_16):(_8,_-1) maps equal tiler values 8 (i = 1 and 34) to 8 and 504."""
+    with pytest.raises(cs.DivisibilityError, match="does not keep the tiler's order"):
+        cs.logical_product(parse("_32:_16"), parse("(_4,_16):(_8,_-1)"))
 
 
 @given(st.integers(1, 40), st.integers(1, 70), st.sampled_from([1, 2, 3, 4, 6, 8, 16]), st.integers(1, 20))

@@ -23,8 +23,8 @@ from ._util import _is1, _mul, _composed_dispatch
 from .by_values import check_open_at_values
 from .coalesce import _coalesce_x, _transform_layout
 from .composition_static import (
-    _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _check_modes_add_ints, _ints, _max_digit,
-    _DIGIT_SCAN_LIMIT, _tiler_static,
+    _compose_static, _compose_ints, _compose_layouts_static, _coalesce_x_ints, _check_modes_add_ints, _check_pointwise,
+    _ints, _max_digit, _DIGIT_SCAN_LIMIT, _tiler_static,
 )
 
 
@@ -286,11 +286,11 @@ def _compose_steps(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool, modes_add: 
         r = _compose_ints(ls, ld, rs, rd, strict, modes)
         if r is not None:
             if modes is not None and len(modes) > 1:
-                _check_modes_add_ints(ls, ld, modes, _mk(rs, rd))
+                _check_modes_add_ints(ls, ld, modes, _mk(rs, rd), r)
             return _mk_static(r[0], r[1])
     result = _mk(*_compose_sd(ls, ld, rs, rd, strict))
     if modes_add:
-        _check_modes_add(_mk(ls, ld), _mk(rs, rd))
+        _check_modes_add(_mk(ls, ld), _mk(rs, rd), result)
     return result
 
 
@@ -322,11 +322,13 @@ def _composition_cute(lhs: Any, rhs: Any) -> Any:
     return _composition(lhs, rhs, False)
 
 
-def _check_modes_add(flat: Layout, rhs: Layout) -> None:
+def _check_modes_add(flat: Layout, rhs: Layout, result: Optional[Layout] = None) -> None:
     """CuTe composes mode by mode, ``R(i) = sum_k A(B_k(i_k))``; that is ``A(B(i))`` only when the
     rhs modes' values add without a carry across an lhs extent (``A`` is additive on its
     mixed-radix digits, not across them). Checked for static layouts: in every lhs mode but
-    the last (which extends), the largest digits the rhs modes reach must sum below its extent.
+    the last (which extends), the largest digits the rhs modes reach must sum below its extent;
+    with a negative rhs stride (digits do not bound it), ``result(i) == flat(rhs(i))`` point by
+    point where ``rhs(i)`` is in the lhs's domain (``result``: the mode-by-mode answer, static).
     """
     shapes, strides = leaves(rhs._shape), leaves(rhs._stride)
     modes = [(s, d) for s, d in zip(shapes, strides) if not (type(s) is int and s == 1) and not (type(d) is int and d == 0)]
@@ -334,7 +336,11 @@ def _check_modes_add(flat: Layout, rhs: Layout) -> None:
         return
     ls, ld = leaves(flat._shape), leaves(flat._stride)
     if not all(type(d) is int and d > 0 or type(d) is not int and decide.prove(">", d, 0) for _, d in modes):
-        return                  # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
+        # a negative rhs stride: digits do not bound its values. Static: point by point where
+        # rhs(i) is in the lhs's domain; symbolic: CuTe's answer kept
+        if result is not None and flat.is_static() and rhs.is_static() and result.is_static():
+            _check_pointwise(leaves(flat._shape), leaves(flat._stride), rhs, (result._shape, result._stride))
+        return
     static = all(type(s) is int and type(d) is int for s, d in modes)
     p: IntLike = 1
     run: IntLike = 1        # the extent of the modes before j that a carry joined to mode j

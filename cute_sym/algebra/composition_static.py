@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..core.errors import DivisibilityError, RankError
 from ..core.int_tuple import _, fmt, leaves
-from ..layout.layout import Layout, _mk, is_static_layout
+from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 
 
 def _compose_static(ls: tuple[int, ...], ld: tuple[int, ...], rs: int, rd: int,
@@ -238,18 +238,29 @@ def _compose_layouts_static(ls: Any, ld: Any, rhs: Layout, strict: bool) -> tupl
     modes: Optional[list[tuple[int, int]]] = [] if strict and len(fs) > 1 else None
     r = _compose_ints(fs, fd, rhs._shape, rhs._stride, strict, modes)
     if modes is not None and len(modes) > 1:
-        _check_modes_add_ints(fs, fd, modes, rhs)
+        _check_modes_add_ints(fs, fd, modes, rhs, r)  # type: ignore[arg-type]
     return r  # type: ignore[return-value]
 
 
-def _check_modes_add_ints(fs: Sequence[int], fd: Sequence[int], modes: list[tuple[int, int]], rhs: Layout) -> None:
+# a negative rhs stride is checked point by point up to this many points (above: CuTe's answer kept)
+_POINTWISE_LIMIT = 1 << 14
+
+
+def _check_modes_add_ints(fs: Sequence[int], fd: Sequence[int], modes: list[tuple[int, int]], rhs: Layout,
+                          result: tuple[Any, Any]) -> None:
     """``_check_modes_add`` on plain ints (``modes``: the moving rhs leaves, at least two).
 
-    @pre ``fs:fd`` is the coalesced lhs; ``modes`` the rhs leaves with extent != 1 and stride != 0.
-    @post returns when some stride is negative, or when in every lhs mode but the last the largest
-          digits of the modes sum below its extent (or the next lhs stride continues it); else
-          raises the general check's DivisibilityError.
+    @pre ``fs:fd`` is the coalesced lhs; ``modes`` the rhs leaves with extent != 1 and stride != 0;
+         ``result`` the mode-by-mode answer as ``(shape, stride)``.
+    @post when in every lhs mode but the last the largest digits of the modes sum below its extent
+          (or the next lhs stride continues it), returns; with a negative stride among the modes
+          (digits do not bound its values), ``result(i) == lhs(rhs(i))`` at every ``i`` whose
+          ``rhs(i)`` lies in the lhs's domain, checked point by point; else a DivisibilityError.
     """
+    for _s, d in modes:
+        if d < 0:
+            _check_pointwise(fs, fd, rhs, result)
+            return
     p = 1
     run = 1     # the extent of earlier modes a carry joined to mode j (as in _check_modes_add)
     for j in range(len(fs) - 1):
@@ -257,8 +268,6 @@ def _check_modes_add_ints(fs: Sequence[int], fd: Sequence[int], modes: list[tupl
         pn = p * n
         total = 0
         for s, d in modes:
-            if d < 0:   # a negative rhs stride: its values leave the lhs's domain (CuTe's answer kept)
-                return
             if d % pn:                  # _max_digit's first two cases, inline
                 top = (s - 1) * d
                 total += top // p if top < pn else _max_digit(s, d, p, n)
@@ -270,6 +279,30 @@ def _check_modes_add_ints(fs: Sequence[int], fd: Sequence[int], modes: list[tupl
                 f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent "
                 f"{fmt(fs[j])} (mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
         run = n
+
+
+def _check_pointwise(fs: Sequence[int], fd: Sequence[int], rhs: Layout, result: tuple[Any, Any]) -> None:
+    """``result(i) == lhs(rhs(i))`` wherever ``0 <= rhs(i) < size(lhs)`` (the lhs ``fs:fd``, flat): the
+    composition's post-condition where it is defined (a negative stride takes rhs values below 0,
+    where CuTe's mode-by-mode answer extends the lhs its own way). Up to ``_POINTWISE_LIMIT`` points.
+    """
+    n = 1
+    for x in leaves(rhs._shape):
+        n *= x
+    if n > _POINTWISE_LIMIT:
+        return
+    lhs = _mk_static(tuple(fs), tuple(fd))
+    res = _mk_static(*result)
+    m = 1
+    for x in fs:
+        m *= x
+    for i in range(n):
+        b = rhs(i)
+        if 0 <= b < m and res(i) != lhs(b):
+            raise DivisibilityError(
+                f"composition: the rhs {rhs} has a negative stride and its modes cross the lhs modes "
+                f"{lhs}: CuTe's mode-by-mode answer {res} is not lhs(rhs(i)) (at i = {i}: {res(i)}, "
+                f"lhs(rhs(i)) = lhs({b}) = {lhs(b)})")
 
 
 def _tiler_static(s: Any, d: Any, tiler: tuple[Any, ...], strict: bool,

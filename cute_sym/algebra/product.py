@@ -159,7 +159,8 @@ def _product_rest(block: Any, s: Any, d: Any, tiler: Any, ts: Any, td: Any) -> t
         rs, rd = _compose_modes(ls, ld, ts, td)
     if pointwise and type(ts) is tuple and type(ls) is tuple:
         try:            # tiler modes add up without a carry across a (non-last) lhs extent
-            _check_modes_add(_mk_static(ls, ld), tiler if tiler is not None else _mk_static(ts, td))
+            _check_modes_add(_mk_static(ls, ld), tiler if tiler is not None else _mk_static(ts, td),
+                             _mk_static(rs, rd))
         except LayoutError:
             pointwise = False
     if not pointwise:
