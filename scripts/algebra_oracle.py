@@ -150,11 +150,12 @@ def _name(k: int) -> str:
     return letters[k] if k < len(letters) else letters[k // len(letters) - 1] + letters[k % len(letters)]
 
 
-UNARY = ("coalesce", "right_inverse", "left_inverse")
+UNARY = ("coalesce", "right_inverse", "left_inverse", "nullspace", "make_layout_like", "coshape")
 BINARY = ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
           "blocked_product", "raked_product", "zipped_product", "tiled_product", "flat_product",
           "max_common_vector", "max_common_layout")
-OPS = UNARY + BINARY + ("complement",)
+CASTS = ("upcast", "downcast")
+OPS = UNARY + BINARY + CASTS + ("complement", "tile_to_shape")
 
 
 def rand_case(rng: random.Random, op: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -162,6 +163,19 @@ def rand_case(rng: random.Random, op: str) -> tuple[tuple[Any, ...], tuple[Any, 
     a = rand_layout(rng)
     if op in UNARY:
         return (a,), ("L",)
+    if op in CASTS:
+        return (a, rng.choice((2, 4, 8))), ("L", "N")
+    if op == "tile_to_shape":
+        block = rand_layout(rng, 1, compact=rng.random() < 0.8)
+        bs = block[0] if isinstance(block[0], tuple) else (block[0],)
+        flat_bs = [_size(x) for x in bs]
+        rank = max(len(flat_bs), rng.choice((1, 2, 3)))
+        trg = [(flat_bs[k] if k < len(flat_bs) else 1) * rng.choice((1, 1, 2, 3, 4)) for k in range(rank)]
+        if rng.random() < 0.1:
+            trg[0] += 1         # a target the block does not divide: CuTe's static_assert
+        order = list(range(rank))
+        rng.shuffle(order)
+        return (block, tuple(trg), tuple(order)), ("L", "I", "S")
     if op == "complement":
         if rng.random() < 0.3:
             return (a,), ("L",)
@@ -186,6 +200,13 @@ def rand_case(rng: random.Random, op: str) -> tuple[tuple[Any, ...], tuple[Any, 
     return (a, b), ("L", "L")
 
 
+def _size(t: Any) -> int:
+    out = 1
+    for x in _flat(t):
+        out *= x
+    return out
+
+
 def _compact_strides(shape: Any, rng: random.Random) -> Any:
     flat = _flat(shape)
     order = list(range(len(flat)))
@@ -206,10 +227,18 @@ def to_nodes(args: tuple[Any, ...], kinds: tuple[str, ...], rng: random.Random, 
             out.append(L(dyn(a[0], rng, names, p), dyn(a[1], rng, names, p)))
         elif k == "I":
             out.append(dyn(a, rng, names, p))
+        elif k in ("N", "S"):         # a template argument, an order: static always
+            out.append(dyn(a, rng, names, 0.0))
         else:
             out.append(tuple(L(dyn(m[0], rng, names, p), dyn(m[1], rng, names, p)) if isinstance(m, tuple)
                              else dyn(m, rng, names, p) for m in a))
     return out, names
+
+
+def call_cpp(op: str, nodes: list[Any]) -> str:
+    if op in CASTS:        # upcast<N>(layout)
+        return f"{op}<{nodes[1].v}>({cpp(nodes[0])})"
+    return f"{op}({', '.join(cpp(n) for n in nodes)})"
 
 
 def ours_static(op: str, nodes: list[Any]) -> Optional[str]:
@@ -316,6 +345,7 @@ def main() -> int:
     ap.add_argument("--include", default=None)
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--out", default="/tmp/algebra_fuzz")
+    ap.add_argument("--op", action="append", help="only this op (repeatable)")
     ap.add_argument("--tests", help="also write the static cases here (the test suite's copy)")
     ap.add_argument("--semantics", default=os.path.join(ROOT, "..", "shared", "conformance", "fuzz"),
                     help="the fuzzed corpus's folder (semantics.py, notation.py) to mark cute_contract")
@@ -326,8 +356,9 @@ def main() -> int:
     rng = random.Random(o.seed)
     cases: list[dict[str, Any]] = []
     refused = 0
+    ops = tuple(o.op) if o.op else OPS
     for k in range(o.n):
-        op = OPS[k % len(OPS)]
+        op = ops[k % len(ops)]
         args, kinds = rand_case(rng, op)
         nodes, _ = to_nodes(args, kinds, rng, 0.0)
         ok = ours_static(op, nodes)
@@ -341,7 +372,7 @@ def main() -> int:
                 continue
             bind = {lf.name: lf.v for n in nodes for lf in leaves(n) if lf.name}
             cases.append({"op": op, "args": [text(n) for n in nodes], "bind": bind, "tags": [tag, "algebra-oracle"],
-                          "cpp": f"{op}({', '.join(cpp(n) for n in nodes)})"})
+                          "cpp": call_cpp(op, nodes)})
             if ok is None:
                 break       # a refused static case: its dynamic twin is not tried
     numbered = list(enumerate(cases))

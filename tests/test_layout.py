@@ -333,3 +333,13 @@ def test_make_layout_refuses_two_symbols_of_one_name() -> None:
         parse("(A,B):(_1,A)", {"A": m4, "B": m8})                           # and what a text reads
     assert str(make_layout((m4, 4), (1, m4))) == "(M,_4):(_1,M)"          # one symbol, twice: fine
     assert str(parse("(M,_4):(_1,M)")) == "(M,_4):(_1,M)"                   # parse makes one M
+
+
+def test_cosize_terms_with_a_static_zero_stay_static() -> None:
+    """CuTe's (s-1)*|d| is a static 0 when d is _0 or s is _1, whatever the other factor: the
+    cosize (and coshape) of a:_0 is _1, not a dynamic 1."""
+    for text, want in (("a:_0", 1), ("(a,_4):(_0,_1)", 4), ("(_1,_4):(b,_2)", 7)):
+        r = cs.cosize(cs.parse(text))
+        assert cs.is_static(r) and int(r) == want and str(cs.coshape(cs.parse(text))) == f"_{want}"
+    r = cs.cosize(cs.parse("(_1,a):(b,_2)"))
+    assert not cs.is_static(r) and all(int(cs.subs(r, {"a": v})) == 2 * v - 1 for v in (1, 2, 7))

@@ -152,3 +152,30 @@ def test_max_common_refusals_name_the_condition() -> None:
         check_max_common_layout(cs.subs(A, {"a": v}), B, R)
     # a run that starts symbolic: CuTe drops it
     assert str(cs.max_common_layout(cs.make_layout((a, 4), (1, a)), cs.make_layout((a, 4), (1, a)))) == "_1:_0"
+
+
+def test_symbolic_stride_that_may_be_0_decides_the_nullspace() -> None:
+    """nullspace(_4:a) is _4:_1 at a = 0 and _1:_0 otherwise: the fact is named, or recorded as a guard."""
+    with pytest.raises(cs.UndecidableError, match="a != 0"):
+        cs.nullspace(parse("_4:a"))
+    with cs.collect_guards() as g:
+        R = cs.nullspace(parse("_4:a"))
+    assert str(R) == "_1:_0" and "a != 0" in str(g)
+    N = cs.Dyn("N", min=1)
+    assert str(cs.nullspace(cs.make_layout((4, 8), (N, 0)))) == "_8:_4"            # N >= 1: not 0
+    assert str(cs.nullspace(cs.make_layout((1, 8), (cs.Dyn("b"), 0)))) == "_8:_1"  # extent 1: no question
+    for v in (1, 3):    # the answer under the guard is the static one at every value it allows
+        assert str(cs.nullspace(cs.subs(parse("(_4,_8):(a,_0)"), {"a": v}))) == "_8:_4"
+
+
+def test_symbolic_stride_that_may_be_1_decides_the_downcast() -> None:
+    """CuTe grows only the static stride-1 mode; a symbolic stride of 1 would be a unit mode too."""
+    with pytest.raises(cs.UndecidableError, match="b != 1"):
+        cs.downcast(parse("(_4,_8):(_1,b)"), 2)
+    M = cs.Dyn("M", min=4)
+    R = cs.downcast(cs.make_layout((4, 8), (1, M)), 2)
+    assert str(R) == "(_8,_8):(_1,2*M)"
+    for v in (4, 5, 8):
+        Rv, Lv = cs.subs(R, {"M": v}), cs.make_layout((4, 8), (1, v))
+        # element (i, j) of the wide view is the 2 narrow ones at (2i, j) and (2i+1, j)
+        assert all(Rv(2 * i + k, j) == 2 * Lv(i, j) + k for i in range(4) for j in range(8) for k in range(2))

@@ -89,6 +89,9 @@ def _leading_static(L: Layout) -> int:
 def nullspace(layout: Layout) -> Layout:
     """The modes of stride 0: ``layout(result(i)) == 0`` for ``i < size(result)``.
 
+    @pre a symbolic stride (of a mode of extent other than 1) is either proved 0 or known not
+         to be 0 (else :class:`UndecidableError` naming ``d != 0``; under ``collect_guards`` the
+         fact is recorded).
     @post ``layout(result(i)) == 0`` for ``i < size(result)``; ``result`` is injective
           and ``size(result)`` is the product of the extents of the stride-0 modes
           (``_1:_0`` when there is none).
@@ -101,6 +104,10 @@ def nullspace(layout: Layout) -> Layout:
     """
     fs, fd = _flat(layout)
     seq = [i for i, d in enumerate(fd) if _is0(d)]
+    for s, d in zip(fs, fd):
+        # a symbolic stride that may be 0 decides the answer (an extent-1 mode: only its printing)
+        if type(d) is not int and not (type(s) is int and s == 1) and not _is0(d):
+            decide.require("!=", d, 0, why="nullspace (a symbolic stride that is 0 would be in the nullspace)")
     if not seq:
         return _mk(1, 0)
     rstride = compact_major(tuple(fs))
@@ -173,7 +180,9 @@ def downcast(layout: Layout, n: int) -> Layout:
     """View ``layout`` in units ``n`` times smaller: the stride-±1 mode grows by ``n``,
     other strides are multiplied by ``n``.
 
-    @pre some stride is 1 ("Downcast requires adjacent elements").
+    @pre some stride is 1 ("Downcast requires adjacent elements"); a symbolic stride is known
+         not to be 1 or -1 (else :class:`UndecidableError` naming the fact; under
+         ``collect_guards`` it is recorded).
 
     >>> from cute_sym.notation import parse
     >>> print(downcast(parse("(_4,_8):(_1,_4)"), 2))
@@ -190,6 +199,11 @@ def downcast(layout: Layout, n: int) -> Layout:
             return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
         if type(d) is int and d in (1, -1):
             return _mul(s, n), d
+        if type(d) is not int:
+            # a symbolic stride of 1 would be a unit mode too (CuTe reads only static ones)
+            why = "downcast (a symbolic stride that is 1 or -1 would be a unit mode)"
+            if not (decide.require("!=", d, 1, why=why) and decide.require("!=", d, -1, why=why)):
+                return _mul(s, n), d        # proved to be 1 or -1: the unit mode
         return s, _mul(d, n)
     s, d = go(layout._shape, layout._stride)
     return _mk(s, d)

@@ -459,6 +459,8 @@ def cosize(layout: Any, *idx: int) -> IntLike:
     for s, d in zip(leaves(layout._shape), leaves(layout._stride)):
         if type(s) is int and type(d) is int:
             static += (s - 1) * (d if d >= 0 else -d)
+        elif (type(d) is int and d == 0) or (type(s) is int and s == 1):
+            continue        # a static 0 factor: CuTe's term is a static 0, whatever the other one
         else:
             # s*|d| - |d|, not (s-1)*|d|, in one sum: with monomial strides it collects its own
             # terms (those of a compact layout cancel to one product), with nothing to expand
