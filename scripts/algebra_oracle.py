@@ -36,6 +36,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 import cute_sym as cs  # noqa: E402
+from cute_host import build, default_include  # noqa: E402
 
 
 # ---------------------------------------------------------------- values with both spellings
@@ -60,12 +61,32 @@ class L:
         self.shape, self.stride = shape, stride
 
 
-Node = Union[I, L, tuple]
+class Sw:
+    """A swizzle ``Sw<B,M,S>``."""
+    __slots__ = ("b", "m", "s")
+
+    def __init__(self, b: int, m: int, s: int) -> None:
+        self.b, self.m, self.s = b, m, s
+
+
+class C:
+    """A composed layout ``Sw<B,M,S> o _0 o layout``."""
+    __slots__ = ("sw", "lay")
+
+    def __init__(self, sw: Sw, lay: L) -> None:
+        self.sw, self.lay = sw, lay
+
+
+Node = Union[I, L, Sw, C, tuple]
 
 
 def text(x: Any) -> str:
     if isinstance(x, I):
         return x.text()
+    if isinstance(x, Sw):
+        return f"Sw<{x.b},{x.m},{x.s}>"
+    if isinstance(x, C):
+        return f"{text(x.sw)} o _0 o {text(x.lay)}"
     if isinstance(x, L):
         return f"{text(x.shape)}:{text(x.stride)}"
     return "(" + ",".join(text(e) for e in x) + ")"
@@ -74,6 +95,10 @@ def text(x: Any) -> str:
 def cpp(x: Any, maker: str = "make_shape") -> str:
     if isinstance(x, I):
         return x.cpp()
+    if isinstance(x, Sw):
+        return f"Swizzle<{x.b},{x.m},{x.s}>{{}}"
+    if isinstance(x, C):
+        return f"make_composed_layout({cpp(x.sw)}, Int<0>{{}}, {cpp(x.lay)})"
     if isinstance(x, L):
         return f"make_layout({cpp(x.shape, 'make_shape')}, {cpp(x.stride, 'make_stride')})"
     inner = ", ".join(cpp(e, maker) for e in x)
@@ -85,6 +110,10 @@ def cpp(x: Any, maker: str = "make_shape") -> str:
 def leaves(x: Any) -> list[I]:
     if isinstance(x, I):
         return [x]
+    if isinstance(x, Sw):
+        return []
+    if isinstance(x, C):
+        return leaves(x.lay)
     if isinstance(x, L):
         return leaves(x.shape) + leaves(x.stride)
     return [y for e in x for y in leaves(e)]
@@ -155,6 +184,9 @@ BINARY = ("composition", "logical_divide", "zipped_divide", "tiled_divide", "fla
           "blocked_product", "raked_product", "zipped_product", "tiled_product", "flat_product",
           "max_common_vector", "max_common_layout")
 CASTS = ("upcast", "downcast")
+# with --swizzle: the first argument a composed layout Sw o _0 o L (composition: a bare swizzle too)
+SWIZZLED = ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product",
+            "blocked_product", "raked_product", "zipped_product", "tile_to_shape", "coalesce")
 OPS = UNARY + BINARY + CASTS + ("complement", "tile_to_shape")
 
 
@@ -229,10 +261,25 @@ def to_nodes(args: tuple[Any, ...], kinds: tuple[str, ...], rng: random.Random, 
             out.append(dyn(a, rng, names, p))
         elif k in ("N", "S"):         # a template argument, an order: static always
             out.append(dyn(a, rng, names, 0.0))
+        elif k == "W":
+            out.append(Sw(*a))
+        elif k == "C":
+            (b, m, sh), lay = a
+            out.append(C(Sw(b, m, sh), L(dyn(lay[0], rng, names, p), dyn(lay[1], rng, names, p))))
         else:
             out.append(tuple(L(dyn(m[0], rng, names, p), dyn(m[1], rng, names, p)) if isinstance(m, tuple)
                              else dyn(m, rng, names, p) for m in a))
     return out, names
+
+
+def swizzled_case(rng: random.Random, op: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``op``'s case with its first argument composed with a random swizzle (|S| >= B)."""
+    b = rng.choice((1, 2, 3))
+    sw = (b, rng.choice((0, 1, 2, 3, 4)), rng.choice((b, 3, 4)) * rng.choice((1, 1, 1, -1)))
+    args, kinds = rand_case(rng, op)
+    if op == "composition" and rng.random() < 0.3:
+        return (sw, args[1]), ("W", kinds[1])
+    return ((sw, args[0]),) + args[1:], ("C",) + kinds[1:]
 
 
 def call_cpp(op: str, nodes: list[Any]) -> str:
@@ -261,23 +308,13 @@ def program(group: list[tuple[int, dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(group: list[tuple[int, dict[str, Any]]], inc: str, cuda: str, work: str, tag: str) -> Optional[str]:
-    src = os.path.join(work, f"{tag}.cpp")
-    exe = os.path.join(work, tag)
-    with open(src, "w") as fh:
-        fh.write(program(group))
-    r = subprocess.run(["g++", "-std=c++17", "-O0", "-w", f"-I{inc}", f"-I{cuda}/include", f"-I{cuda}/include/cccl",
-                        src, "-o", exe], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None
-    return exe
 
 
 def answers(group: list[tuple[int, dict[str, Any]]], inc: str, cuda: str, work: str, tag: str) -> dict[int, Any]:
     """CuTe's answer per case: text, ``{"error": ...}`` (it does not compile), or None (it stops at run time)."""
     if not group:
         return {}
-    exe = build(group, inc, cuda, work, tag)
+    exe = build(program(group), inc, cuda, work, tag)
     if exe is None:
         if len(group) == 1:
             return {group[0][0]: {"error": "CuTe does not compile it (a static_assert)"}}
@@ -346,20 +383,20 @@ def main() -> int:
     ap.add_argument("--cuda", default="/usr/local/cuda")
     ap.add_argument("--out", default="/tmp/algebra_fuzz")
     ap.add_argument("--op", action="append", help="only this op (repeatable)")
+    ap.add_argument("--swizzle", action="store_true", help="the first argument composed with a swizzle")
     ap.add_argument("--tests", help="also write the static cases here (the test suite's copy)")
     ap.add_argument("--semantics", default=os.path.join(ROOT, "..", "shared", "conformance", "fuzz"),
                     help="the fuzzed corpus's folder (semantics.py, notation.py) to mark cute_contract")
     o = ap.parse_args()
     if o.include is None:
-        import cutlass_library  # type: ignore[import-not-found]
-        o.include = os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include")
+        o.include = default_include()
     rng = random.Random(o.seed)
     cases: list[dict[str, Any]] = []
     refused = 0
-    ops = tuple(o.op) if o.op else OPS
+    ops = tuple(o.op) if o.op else SWIZZLED if o.swizzle else OPS
     for k in range(o.n):
         op = ops[k % len(ops)]
-        args, kinds = rand_case(rng, op)
+        args, kinds = swizzled_case(rng, op) if o.swizzle else rand_case(rng, op)
         nodes, _ = to_nodes(args, kinds, rng, 0.0)
         ok = ours_static(op, nodes)
         if ok is None:

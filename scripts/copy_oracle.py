@@ -20,7 +20,6 @@ import concurrent.futures
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from typing import Any
@@ -38,6 +37,7 @@ from cute_sym.tensor.copy_make import (  # noqa: E402
     make_tiled_copy_C_atom,
 )
 from cute_sym.tensor.mma import make_tiled_mma  # noqa: E402
+from cute_host import compile_and_run, default_include  # noqa: E402
 
 ONE_THREAD = [f"UniversalCopy<{t}>" for t in ("uint8_t", "uint16_t", "uint32_t", "uint64_t", "uint128_t")] + [
     f"SM80_CP_ASYNC_{k}{z}<{t}>" for k, ts in (("CACHEALWAYS", ("uint32_t", "uint64_t", "uint128_t")),
@@ -264,21 +264,13 @@ def picture_digests(text: str) -> dict[int, dict[str, str]]:
     return out
 
 
-def compile_and_run(src: str, include: str, cuda: str, work: str, k: int) -> str:
-    cpp = os.path.join(work, f"oracle{k}.cpp")
-    exe = os.path.join(work, f"oracle{k}")
-    with open(cpp, "w") as fh:
-        fh.write(src)
-    subprocess.run(["g++", "-std=c++17", "-O0", "-w", f"-I{include}", f"-I{cuda}/include",
-                    f"-I{cuda}/include/cccl", cpp, "-o", exe], check=True)
-    return subprocess.run([exe], check=True, capture_output=True, text=True).stdout
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--include", default="/work/cutlass/cutlass_library/source/include")
+    ap.add_argument("--include", default=default_include())
     ap.add_argument("--cuda", default="/usr/local/cuda")
-    ap.add_argument("--jobs", type=int, default=8)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--mma", action="store_true", help="make_tiled_copy_A/B/C over tiled MMAs")
     ap.add_argument("--views", action="store_true", help="the views conformance's calls over every atom")
     ap.add_argument("--pictures", action="store_true", help="digests of print_latex of tiled copies")
@@ -291,7 +283,7 @@ def main() -> int:
     make = {"mma": mma_program, "views": views_program, "pictures": picture_program, "": program}[kind]
     groups = [list(enumerate(cs_))[k::o.jobs] for k in range(o.jobs)]
     with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
-        outs = list(ex.map(lambda kg: compile_and_run(make(kg[1]), o.include, o.cuda, work, kg[0]),
+        outs = list(ex.map(lambda kg: compile_and_run(make(kg[1]), o.include, o.cuda, work, f"p{kg[0]}"),
                            enumerate(groups)))
     answers: dict[int, dict[str, str]] = {}
     for text in outs:

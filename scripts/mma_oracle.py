@@ -4,8 +4,7 @@
 Writes ``tests/data/mma_oracle.jsonl``, one row per atom:
 
 * ``traits``: ``Shape_MNK``, ``ThrID``, ``ALayout``, ``BLayout``, ``CLayout`` of
-  ``MMA_Traits<Op>``, for every name of :func:`cute_sym.mma_atom_names` (GMMA ones with every
-  pair of majors their headers allow);
+  ``MMA_Traits<Op>``, for every name of ``cute_sym.mma_atom_names(every_major=True)``;
 * ``tiled``: for the warp-level atoms (and every 24th GMMA one), ``make_tiled_mma`` over the
   views corpus's atom layouts: ``get_layoutA/B/C_TV`` and ``partition_A/B/C`` of a static and a
   dynamic tensor for two threads.
@@ -22,14 +21,11 @@ Host code only (g++ and the CUDA headers; the SM90 extended shapes enabled):
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,6 +38,7 @@ from cute_sym.tensor.mma import MMA_Atom  # noqa: E402
 from cute_sym.tensor.atoms import MMA_Traits, mma_atom_names  # noqa: E402
 from cute_sym.tensor.atoms import gmma_data as G  # noqa: E402
 from cute_sym.tensor.atoms.mma_traits import _GMMA  # noqa: E402
+from cute_host import default_include, run_chunks  # noqa: E402
 
 WHATS = ("Shape_MNK", "ThrID", "ALayout", "BLayout", "CLayout")
 ATOM_LAYOUTS = ((2, 2), (2, 1), (1, 4))
@@ -49,18 +46,6 @@ ATOM_LAYOUTS = ((2, 2), (2, 1), (1, 4))
 TENSORS = (("(_128,_64):(_64,_1)", "make_shape(Int<128>{}, Int<64>{}), make_stride(Int<64>{}, Int<1>{})"),
            ("(256,128):(_1,256)", "make_shape(256, 128), make_stride(Int<1>{}, 256)"))
 _GMMA_SAMPLE = 24       # every n-th GMMA spelling is tiled too (all of them are, in traits)
-
-
-def all_names() -> list[str]:
-    """Every atom, GMMA ones with both majors (RS atoms take a K-major A only)."""
-    out = []
-    for n in mma_atom_names():
-        out.append(n)
-        if "<Major::K,Major::K>" in n:
-            out.append(n.replace("<Major::K,Major::K>", "<Major::K,Major::MN>"))
-            if "_SS" in n:
-                out.append(n.replace("<Major::K,Major::K>", "<Major::MN,Major::MN>"))
-    return out
 
 
 def thread_ids(n: int) -> list[int]:
@@ -84,7 +69,7 @@ def cpp_name(name: str) -> str:
 def cases() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     gmma = 0
-    for name in all_names():
+    for name in mma_atom_names(every_major=True):
         if name.startswith("UniversalFMA"):
             continue
         tiled = True
@@ -158,22 +143,8 @@ def picture_digests(text: str) -> dict[int, str]:
     return out
 
 
-def compile_and_run(src: str, include: str, cuda: str, work: str, k: int) -> str:
-    cpp = os.path.join(work, f"mma{k}.cpp")
-    exe = os.path.join(work, f"mma{k}")
-    with open(cpp, "w") as fh:
-        fh.write(src)
-    subprocess.run(["g++", "-std=c++17", "-O0", "-w", f"-I{include}", f"-I{cuda}/include",
-                    f"-I{cuda}/include/cccl", cpp, "-o", exe], check=True)
-    return subprocess.run([exe], check=True, capture_output=True, text=True).stdout
 
 
-def default_include() -> str:
-    try:
-        import cutlass_library  # type: ignore[import-not-found]
-    except ImportError:
-        return "/usr/include"
-    return os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include")
 
 
 def main() -> int:
@@ -189,11 +160,7 @@ def main() -> int:
         return pictures_main(o)
     out = o.out or os.path.join(ROOT, "tests", "data", "mma_oracle.jsonl")
     cs_ = cases()
-    numbered = list(enumerate(cs_))
-    groups = [numbered[k:k + o.chunk] for k in range(0, len(numbered), o.chunk)]
-    with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
-        outs = list(ex.map(lambda kg: compile_and_run(program(kg[1]), o.include, o.cuda, work, kg[0]),
-                           enumerate(groups)))
+    outs = run_chunks(cs_, program, o.chunk, o.jobs, o.include, o.cuda)
     answers: dict[int, dict[str, str]] = {}
     for text in outs:
         for line in text.splitlines():
@@ -209,11 +176,7 @@ def main() -> int:
 def pictures_main(o: Any) -> int:
     out = o.out or os.path.join(ROOT, "tests", "data", "mma_pictures.jsonl")
     cs_ = picture_cases()
-    numbered = list(enumerate(cs_))
-    groups = [numbered[k:k + o.chunk] for k in range(0, len(numbered), o.chunk)]
-    with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
-        outs = list(ex.map(lambda kg: compile_and_run(picture_program(kg[1]), o.include, o.cuda, work, kg[0]),
-                           enumerate(groups)))
+    outs = run_chunks(cs_, picture_program, o.chunk, o.jobs, o.include, o.cuda)
     digests: dict[int, str] = {}
     for text in outs:
         digests.update(picture_digests(text))

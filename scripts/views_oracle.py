@@ -13,17 +13,17 @@ only (g++ and the CUDA headers):
 from __future__ import annotations
 
 import argparse
-import concurrent.futures
 import json
 import os
 import random
-import subprocess
 import sys
-import tempfile
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from cute_host import default_include, run_chunks  # noqa: E402
 
 
 def _int(v: int, static: bool) -> tuple[str, str]:
@@ -103,22 +103,8 @@ def program(group: list[tuple[int, dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compile_and_run(src: str, include: str, cuda: str, work: str, k: int) -> str:
-    cpp = os.path.join(work, f"views{k}.cpp")
-    exe = os.path.join(work, f"views{k}")
-    with open(cpp, "w") as fh:
-        fh.write(src)
-    subprocess.run(["g++", "-std=c++17", "-O0", "-w", f"-I{include}", f"-I{cuda}/include",
-                    f"-I{cuda}/include/cccl", cpp, "-o", exe], check=True)
-    return subprocess.run([exe], check=True, capture_output=True, text=True).stdout
 
 
-def default_include() -> str:
-    try:
-        import cutlass_library  # type: ignore[import-not-found]
-    except ImportError:
-        return "/usr/include"
-    return os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include")
 
 
 def main() -> int:
@@ -132,11 +118,7 @@ def main() -> int:
     o = ap.parse_args()
     rng = random.Random(o.seed)
     cs_ = [case(rng, k) for k in range(o.n)]
-    numbered = list(enumerate(cs_))
-    groups = [numbered[k::o.jobs * 2] for k in range(o.jobs * 2)]
-    with tempfile.TemporaryDirectory() as work, concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
-        outs = list(ex.map(lambda kg: compile_and_run(program(kg[1]), o.include, o.cuda, work, kg[0]),
-                           enumerate(groups)))
+    outs = run_chunks(cs_, program, -(-len(cs_) // (o.jobs * 2)), o.jobs, o.include, o.cuda)
     answers: dict[int, str] = {}
     for text in outs:
         for line in text.splitlines():

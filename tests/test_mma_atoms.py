@@ -31,15 +31,8 @@ _CODE = re.compile("|".join(sorted(CODES, key=len, reverse=True)))
 
 
 def all_names() -> list[str]:
-    """Every atom, GMMA ones with both majors (RS atoms take a K-major A only)."""
-    out = []
-    for n in mma_atom_names():
-        out.append(n)
-        if "<Major::K,Major::K>" in n:
-            out.append(n.replace("<Major::K,Major::K>", "<Major::K,Major::MN>"))
-            if "_SS" in n:
-                out.append(n.replace("<Major::K,Major::K>", "<Major::MN,Major::MN>"))
-    return out
+    """Every atom, GMMA ones with every pair of majors."""
+    return list(mma_atom_names(every_major=True))
 
 
 @lru_cache(maxsize=None)

@@ -153,19 +153,33 @@ def sizeof_bits(value_type: str) -> int:
 
 
 @lru_cache(maxsize=None)
-def mma_atom_names() -> tuple[str, ...]:
-    """Every name :class:`MMA_Traits` knows (GMMA atoms spelled with K-major operands).
+def mma_atom_names(every_major: bool = False) -> tuple[str, ...]:
+    """Every name :class:`MMA_Traits` knows: GMMA atoms spelled with K-major operands, or
+    (``every_major``) with every pair of majors their headers allow (an ``_RS`` atom's A is
+    K-major).
 
     >>> names = mma_atom_names()
     >>> "SM70_8x8x4_F32F16F16F32_NT" in names, "SM90_64x256x16_F32BF16BF16_RS<Major::K,Major::K>" in names
     (True, True)
+    >>> len(names), len(mma_atom_names(every_major=True))
+    (1141, 1429)
     """
     out = list(MMA_ATOMS)
     for fam in G.FAMILIES:
         for suffix in fam.suffixes:
             for ss in ("SS", "RS"):
                 out += [_gmma_name(n, fam, ss, suffix, Major.K, Major.K, []) for n in fam.ns]
-    return tuple(out)
+    if not every_major:
+        return tuple(out)
+    kk = "<Major::K,Major::K>"
+    more: list[str] = []
+    for n in out:
+        more.append(n)
+        if kk in n:
+            more.append(n.replace(kk, "<Major::K,Major::MN>"))
+            if "_SS" in n:
+                more.append(n.replace(kk, "<Major::MN,Major::MN>"))
+    return tuple(more)
 
 
 def _unknown(name: str) -> LayoutError:
