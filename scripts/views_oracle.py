@@ -5,14 +5,18 @@ Writes ``tests/data/views_oracle.jsonl``: seeded random cases of the views corpu
 (``local_tile``, ``outer_partition``, ``local_partition``, ``make_identity_tensor``) over
 rank-2 and rank-3 tensors whose extents and strides are each static or dynamic, column-major,
 row-major or padded, with tiles that need not divide the tensor (CuTe's ceil_div extents).
-Each row holds the arguments as cute_sym reads them and the layout CuTe prints. Host code
-only (g++ and the CUDA headers):
+Each row holds the arguments as cute_sym reads them and the layout CuTe prints. With
+``--pictures``, ``tests/data/layout_pictures.jsonl`` instead: random static rank-2 layouts
+(nested modes, zero strides) with CuTe's ``print_layout`` text and the
+sha256 of its ``print_latex`` (leading and trailing blank lines stripped, as the views corpus
+compares pictures). Host code only (g++ and the CUDA headers):
 
-    python3 scripts/views_oracle.py [--n 400] [--seed 7] [--include /path/to/cutlass/include]
+    python3 scripts/views_oracle.py [--n 400] [--seed 7] [--pictures] [--include /path/to/cutlass/include]
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -107,6 +111,70 @@ def program(group: list[tuple[int, dict[str, Any]]]) -> str:
 
 
 
+def picture_layout(rng: random.Random) -> tuple[str, str]:
+    """A static rank-2 layout (a mode may nest): (text, C++)."""
+    def shape(depth: int) -> Any:
+        if depth and rng.random() < 0.3:
+            return tuple(shape(depth - 1) for _ in range(rng.choice((1, 2, 2))))
+        return rng.choice((1, 2, 2, 3, 4, 4, 8))
+
+    def ints(t: Any, f: Any) -> Any:
+        return tuple(ints(e, f) for e in t) if isinstance(t, tuple) else f(t)
+
+    shp = (shape(1), shape(1))      # CuTe prints rank-2 layouts only
+    # no negative strides: CuTe's colour of a negative offset reads outside its table
+    strides = ints(shp, lambda _: rng.choice((0, 1, 1, 2, 3, 4, 8, 16)))
+    if rng.random() < 0.4:
+        run = [1]
+
+        def compact(t: Any) -> Any:
+            out = run[0]
+            run[0] *= t
+            return out
+        strides = ints(shp, compact)
+
+    def text(t: Any) -> str:
+        return "(" + ",".join(text(e) for e in t) + ")" if isinstance(t, tuple) else f"_{t}"
+
+    def cpp(t: Any, maker: str) -> str:
+        return f"{maker}(" + ", ".join(cpp(e, maker) for e in t) + ")" if isinstance(t, tuple) else f"Int<{t}>{{}}"
+    return f"{text(shp)}:{text(strides)}", f"make_layout({cpp(shp, 'make_shape')}, {cpp(strides, 'make_stride')})"
+
+
+def picture_program(group: list[tuple[int, dict[str, Any]]]) -> str:
+    # each printout between marker lines: it has newlines of its own
+    lines = ["#include <cute/tensor.hpp>", "using namespace cute;", "int main() {"]
+    for i, c in group:
+        for fn in ("print_layout", "print_latex"):
+            lines.append(f"  printf(\"@@begin {i} {fn}\\n\"); {fn}({c['cpp']}); printf(\"\\n@@end\\n\");")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def pictures_main(o: Any) -> int:
+    rng = random.Random(o.seed)
+    cs_ = []
+    for _ in range(o.n):
+        t, c = picture_layout(rng)
+        cs_.append({"layout": t, "cpp": c})
+    outs = run_chunks(cs_, picture_program, 40, o.jobs, o.include, o.cuda)
+    got: dict[int, dict[str, str]] = {}
+    for text in outs:
+        for part in text.split("@@begin ")[1:]:
+            head, _, body = part.partition("\n")
+            body, _, _ = body.rpartition("\n@@end")
+            i, fn = head.split()
+            if fn == "print_layout":
+                got.setdefault(int(i), {})[fn] = body.strip("\n")
+            else:
+                got.setdefault(int(i), {})["print_latex_sha256"] = hashlib.sha256(body.strip("\n").encode()).hexdigest()
+    with open(o.out, "w") as fh:
+        for i, c in enumerate(cs_):
+            fh.write(json.dumps({**c, **got[i]}) + "\n")
+    print(f"{len(cs_)} layouts -> {o.out}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--include", default=default_include())
@@ -114,8 +182,13 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "views_oracle.jsonl"))
+    ap.add_argument("--pictures", action="store_true", help="print_layout and print_latex of random layouts")
+    ap.add_argument("--out")
     o = ap.parse_args()
+    if o.pictures:
+        o.out = o.out or os.path.join(ROOT, "tests", "data", "layout_pictures.jsonl")
+        return pictures_main(o)
+    o.out = o.out or os.path.join(ROOT, "tests", "data", "views_oracle.jsonl")
     rng = random.Random(o.seed)
     cs_ = [case(rng, k) for k in range(o.n)]
     outs = run_chunks(cs_, program, -(-len(cs_) // (o.jobs * 2)), o.jobs, o.include, o.cuda)

@@ -271,6 +271,26 @@ def test_print_latex_of_every_mma_atom_is_cutes_text(case: dict[str, Any]) -> No
     assert same_as_cute(cs.latex(cs.make_tiled_mma(case["atom"], tuple(case["layout"]))), case)
 
 
+def layout_pictures() -> list[dict[str, Any]]:
+    """CuTe's print_layout text and print_latex digest of 300 random static rank-2 layouts (nested
+    modes, zero strides; scripts/views_oracle.py --pictures --n 300 --seed 11)."""
+    with open(os.path.join(corpus.HERE, "data", "layout_pictures.jsonl")) as fh:
+        return [json.loads(line) for line in fh]
+
+
+def test_print_latex_of_random_layouts_is_cutes_text() -> None:
+    rows = layout_pictures()
+    wrong = [r["layout"] for r in rows if hashlib.sha256(cs.latex(cs.parse(r["layout"])).strip("\n").encode()).hexdigest()
+             != r["print_latex_sha256"]]
+    assert len(rows) == 300 and not wrong, wrong[:5]
+
+
+def test_print_layout_of_random_layouts_is_cutes_text() -> None:
+    rows = layout_pictures()
+    wrong = [r["layout"] for r in rows if cs.layout_table(cs.parse(r["layout"])).strip("\n") != r["print_layout"]]
+    assert not wrong, wrong[:5]
+
+
 def test_print_latex_of_tiled_copies_is_cutes_text() -> None:
     """CuTe's print_latex of every 3rd tiled copy of scripts/copy_oracle.py (its --pictures digests)."""
     with open(os.path.join(corpus.HERE, "data", "copy_pictures.jsonl")) as fh:
