@@ -106,3 +106,13 @@ def test_right_inverse_symbolic_extent_against_static_strides() -> None:
             Rs = to_static(R, {"S": s})
             check_right_inverse(to_static(L, {"S": s}), Rs)
             assert nsize(Rs) == (8 * s if joined else s)
+
+
+def test_right_inverse_of_equal_strides_takes_cutes_mode() -> None:
+    """Two modes of stride 1 (not injective): either gives a right inverse, and CuTe's sort by
+    stride (an exchange sort, not stable) puts the second first: _2:_2, as CuTe prints it."""
+    L = cs.parse("(_2,(_2,_32,_8),_4):(_1,(_1,_32,_0),_0)")
+    R = cs.right_inverse(L)
+    assert str(R) == "_2:_2" and all(L(R(i)) == i for i in range(2))
+    from cute_sym.algebra.inverse import cute_sort_order
+    assert cute_sort_order([1, 1, 32, 0]) == [3, 1, 0, 2]

@@ -18,7 +18,8 @@ from static_sweep import general, layouts, outcome, sweep
 
 
 def _cute_right_inverse(L: Layout) -> str:
-    """CuTe's right_inverse spelled out: follow the strides 1, s*d, ... through coalesce(L)."""
+    """CuTe's right_inverse spelled out: follow the strides 1, s*d, ... through coalesce(L), over
+    the modes in the order of CuTe's sort by stride."""
     C = cs.coalesce(L)
     fs = list(C.shape) if isinstance(C.shape, tuple) else [C.shape]
     fd = list(C.stride) if isinstance(C.stride, tuple) else [C.stride]
@@ -26,10 +27,16 @@ def _cute_right_inverse(L: Layout) -> str:
     for s in fs:
         rstride.append(0 if s == 1 else cur)
         cur *= s
+    # CuTe sorts the modes by stride with an exchange sort (not stable: equal strides may swap)
+    order = list(range(len(fd)))
+    for i in range(len(order)):
+        for j in range(i + 1, len(order)):
+            if fd[order[j]] < fd[order[i]]:
+                order[i], order[j] = order[j], order[i]
     seq: list[int] = []
     nxt = 1
     while True:
-        js = [j for j in range(len(fd)) if fd[j] == nxt and j not in seq]
+        js = [j for j in order if fd[j] == nxt and j not in seq]
         if not js:
             break
         seq.append(js[0])

@@ -59,10 +59,15 @@ def right_inverse(layout: Any) -> Any:
         return _right_inverse_static(fs, fd)
     seq: list[int] = []
     nxt: IntLike = 1
+    # CuTe sorts the static strides (ties as its sort leaves them); symbolic ones after them
+    ints = [k for k, d in enumerate(fd) if type(d) is int]
+    order = [ints[i] for i in cute_sort_order([fd[k] for k in ints])] + [k for k, d in enumerate(fd)
+                                                                         if type(d) is not int]
     while True:
         found = -1
         # the same formula first (the usual case, no reasoning), then a proved equality
-        for j, d in enumerate(fd):
+        for j in order:
+            d = fd[j]
             # the same class first: an int against a formula would go through sympify
             if type(d) is type(nxt) and d == nxt and j not in seq:
                 found = j
@@ -96,6 +101,23 @@ def right_inverse(layout: Any) -> Any:
     return _mk(shp, std)
 
 
+def cute_sort_order(keys: Sequence[int]) -> list[int]:
+    """The indices of ``keys`` in the order CuTe's ``detail::SortByKey`` gives them: its
+    ``exchange_sort``, which is not stable (equal keys may swap), so the inverses pick the same
+    mode of equal strides as CuTe.
+
+    >>> cute_sort_order([1, 1, 32, 0]), cute_sort_order([2, 1, 1])
+    ([3, 1, 0, 2], [1, 2, 0])
+    """
+    a = [(k, i) for i, k in enumerate(keys)]
+    n = len(a)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if a[j][0] < a[i][0]:
+                a[i], a[j] = a[j], a[i]
+    return [i for _, i in a]
+
+
 def _unbounded_symbol(x: Any) -> bool:
     """``x`` is ``S`` or ``k*S`` for a symbol ``S`` with no upper bound, and no fact is in force:
     it takes infinitely many values, so no number is proved equal to it."""
@@ -107,8 +129,9 @@ def _right_inverse_static(fs: Sequence[int], fd: Sequence[int]) -> Layout:
     """right_inverse of the coalesced static layout ``fs:fd`` (CuTe's ``inverse_seq`` from stride 1).
 
     The chain ``1, s*d, ...`` is strictly increasing while ``s >= 2`` (a coalesced extent is
-    never 1 but in ``_1:_0``), or ends at 0 after a 0 extent; so a stride is never met twice and
-    the first mode with the stride is the first unused one.
+    never 1 but in ``_1:_0``), or ends at 0 after a 0 extent; so a stride is never met twice.
+    Of modes with the same stride (a layout that is not injective) the chain takes the one CuTe's
+    sort by stride puts first (:func:`cute_sort_order`), as CuTe's fold over that order does.
     """
     if 1 not in fd:
         return _mk_static(1, 0)
@@ -117,8 +140,9 @@ def _right_inverse_static(fs: Sequence[int], fd: Sequence[int]) -> Layout:
     shp: list[int] = []
     std: list[int] = []
     nxt = 1
+    order = cute_sort_order(fd)     # of modes with equal strides, the one CuTe's sort puts first
     while True:
-        j = fd.index(nxt)
+        j = next(k for k in order if fd[k] == nxt)
         s = fs[j]
         shp.append(s)
         std.append(istride[j])
@@ -165,11 +189,13 @@ def left_inverse(layout: Any) -> Any:
     # (s, d, index stride, s and d positive monomials): a positive stride is not 0, read off its
     # structure once (decide for the rest)
     modes = []
+    kept: list[int] = []        # the index of each mode kept
     for k in range(len(fs)):
         d = fd[k]
         dpos = _least(d) > 0
         if dpos or not _is0(d):
             modes.append((fs[k], d, istride[k], dpos and _least(fs[k]) > 0))
+            kept.append(k)
     for m in modes:
         # a symbolic stride that may be 0 would add nothing: the answer depends on it
         if type(m[1]) is not int and not m[3] and not decide.require(
@@ -179,8 +205,10 @@ def left_inverse(layout: Any) -> Any:
         return _mk(product(tuple(fs)), 0)
     order: list[tuple[Any, Any, Any, bool]] = []
     spans: set[tuple[int, int]] = set()     # (id(mode), id(next mode)): the mode ends at the next stride
-    if all(type(m[1]) is int for m in modes):
-        order = sorted(modes, key=lambda m: m[1])     # stable
+    if all(type(d) is int for d in fd):
+        # CuTe's order of every mode (ties as its sort leaves them), the stride-0 ones dropped
+        by_index = dict(zip(kept, modes))
+        order = [by_index[k] for k in cute_sort_order(fd) if k in by_index]
         modes = []
     # stable sort by stride (decided)
     for m in modes:
@@ -249,11 +277,10 @@ def _left_inverse_static(layout: Layout) -> Layout:
     fd: Any = cl._stride
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
-    # stride-0 modes add nothing; the rest in stable stride order
-    order = [k for k in range(len(fd)) if fd[k]]
+    # stride-0 modes add nothing; the rest in CuTe's stride order (its sort of every mode, ties too)
+    order = [k for k in cute_sort_order(fd) if fd[k]]
     if not order:
         return _mk_static(prod(fs), 0)
-    order.sort(key=fd.__getitem__)
     istride = list(accumulate(fs, mul, initial=1))
     k = order[0]
     d = fd[k]
