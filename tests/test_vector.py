@@ -179,3 +179,13 @@ def test_symbolic_stride_that_may_be_1_decides_the_downcast() -> None:
         Rv, Lv = cs.subs(R, {"M": v}), cs.make_layout((4, 8), (1, v))
         # element (i, j) of the wide view is the 2 narrow ones at (2i, j) and (2i+1, j)
         assert all(Rv(2 * i + k, j) == 2 * Lv(i, j) + k for i in range(4) for j in range(8) for k in range(2))
+
+
+def test_upcast_of_several_modes_inside_one_vector_is_cutes() -> None:
+    """CuTe rounds each mode up (ceil_div); where two modes step inside one vector, together they
+    make whole vectors, so a mode whose extent does not divide n/|d| is no failure there."""
+    L = parse("((_4,_1),(_2,_3,_4),_2):((_-1,_-1),(_64,_1,_32),_16)")
+    R = cs.upcast(L, 8)
+    assert str(R) == "((_1,_1),(_2,_1,_4),_2):((_-1,_-1),(_8,_1,_4),_2)"        # CuTe's answer
+    with pytest.raises(cs.DivisibilityError):     # one mode alone: a failure as before
+        cs.upcast(parse("_3:_1"), 8)

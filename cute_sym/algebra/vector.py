@@ -137,9 +137,10 @@ def upcast(layout: Layout, n: int) -> Layout:
     other strides are divided by ``n``.
 
     @pre ``n >= 1``; for each static non-zero stride ``d``, ``d`` and ``n`` divide one
-         another, and so do the mode's extent and ``n / |d|`` when ``|d| < n``
-         (CuTe's ``shape_div``, else :class:`DivisibilityError`); a symbolic stride
-         not below ``n`` is a multiple of ``n``.
+         another, and, where one mode alone steps inside a vector (``|d| < n``), so do its
+         extent and ``n / |d|`` (CuTe's ``shape_div``, else :class:`DivisibilityError`;
+         two or more such modes make whole vectors together and take CuTe's ``ceil_div``);
+         a symbolic stride not below ``n`` is a multiple of ``n``.
     @post congruent with ``layout``; stride-0 modes are unchanged; every other mode
           ``s:d`` becomes ``shape_div(s, shape_div(n, |d|)):shape_div(d, n)``.
 
@@ -157,6 +158,11 @@ def _upcast(layout: Layout, n: int, cover: bool) -> Layout:
     as recast_layout does between widths that do not divide each other."""
     _need_layout(layout, "upcast")
     n = _positive_count(n, "upcast")
+    # two or more modes inside one vector make whole vectors together: CuTe's ceil_div per mode
+    # (upcast<8> of (_3,_4):(_1,_3) is (_1,_1)), not a divisibility failure of one of them
+    inside = sum(1 for s, d in zip(iter_leaves(layout._shape), iter_leaves(layout._stride))
+                 if type(d) is int and 0 < abs(d) < n and not (type(s) is int and s == 1))
+    cover = cover or inside >= 2
 
     def go(s: Any, d: Any) -> tuple[Any, Any]:
         if type(s) is tuple:
