@@ -140,9 +140,10 @@ def _right_inverse_static(fs: Sequence[int], fd: Sequence[int]) -> Layout:
     shp: list[int] = []
     std: list[int] = []
     nxt = 1
-    order = cute_sort_order(fd)     # of modes with equal strides, the one CuTe's sort puts first
+    # of modes with equal strides, the one CuTe's sort puts first (distinct strides: the only one)
+    order = cute_sort_order(fd) if len(set(fd)) != len(fd) else None
     while True:
-        j = next(k for k in order if fd[k] == nxt)
+        j = fd.index(nxt) if order is None else next(k for k in order if fd[k] == nxt)
         s = fs[j]
         shp.append(s)
         std.append(istride[j])
@@ -278,7 +279,10 @@ def _left_inverse_static(layout: Layout) -> Layout:
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     # stride-0 modes add nothing; the rest in CuTe's stride order (its sort of every mode, ties too)
-    order = [k for k in cute_sort_order(fd) if fd[k]]
+    if len(set(fd)) == len(fd):     # distinct strides: any sort gives CuTe's order
+        order = sorted((k for k in range(len(fd)) if fd[k]), key=fd.__getitem__)
+    else:
+        order = [k for k in cute_sort_order(fd) if fd[k]]
     if not order:
         return _mk_static(prod(fs), 0)
     istride = list(accumulate(fs, mul, initial=1))

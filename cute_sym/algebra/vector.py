@@ -142,7 +142,8 @@ def upcast(layout: Layout, n: int) -> Layout:
          two or more such modes make whole vectors together and take CuTe's ``ceil_div``);
          a symbolic stride not below ``n`` is a multiple of ``n``.
     @post congruent with ``layout``; stride-0 modes are unchanged; every other mode
-          ``s:d`` becomes ``shape_div(s, shape_div(n, |d|)):shape_div(d, n)``.
+          ``s:d`` becomes ``shape_div(s, shape_div(n, |d|)):shape_div(d, n)`` (with two or
+          more modes inside a vector, ``ceil_div(s, n / |d|)`` for the extent).
 
     >>> from cute_sym.notation import parse
     >>> print(upcast(parse("(_4,_8):(_8,_1)"), 4), upcast(parse("(_2,_8):(_0,_1)"), 4))
