@@ -474,6 +474,17 @@ __all__ += [
     "make_tiled_copy_C_atom", "make_cotiled_copy",
 ]
 
+# ---- issue 36: the canonical smem layout atoms, TMA copies, GMMA/UMMA descriptors (loaded on first use)
+if TYPE_CHECKING:
+    from .tensor.atoms.smem_atoms import smem_layout_atom
+_ATOMS.update({
+    "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
+})
+__all__ += [
+    "smem_layout_atom",
+]
+# ---- end issue 36
+
 
 def _atom_attr(name: str) -> _Any:
     """The public ``name`` of the atoms' layer, loaded now; the tiled MMA and copy classes get
