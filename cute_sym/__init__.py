@@ -477,11 +477,17 @@ __all__ += [
 # ---- issue 36: the canonical smem layout atoms, TMA copies, GMMA/UMMA descriptors (loaded on first use)
 if TYPE_CHECKING:
     from .tensor.atoms.smem_atoms import smem_layout_atom
+    from .tensor.tma import (
+        TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+    )
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
+    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition")},
+    **{n: ("tensor.tma", n, None) for n in ("TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy")},
 })
 __all__ += [
-    "smem_layout_atom",
+    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "TmaCopyAtom", "TmaDescriptor",
+    "TmaTiledCopy",
 ]
 # ---- end issue 36
 
