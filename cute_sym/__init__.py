@@ -62,7 +62,8 @@ AnyLayout: _TypeAlias = _Union[Layout, ComposedLayout]
 #: What the divides and products take as their second argument: a layout, a shape, or a tile.
 Tiler: _TypeAlias = _Union[Layout, int, DynInt, Underscore, "tuple[_Any, ...]"]
 #: Everything ``parse`` may read.
-Parsed: _TypeAlias = _Union[Layout, ComposedLayout, Swizzle, Underscore, int, DynInt, "tuple[_Any, ...]"]
+Parsed: _TypeAlias = _Union[Layout, ComposedLayout, Swizzle, Underscore, int, DynInt, "tuple[_Any, ...]",
+                           ScaledBasis, ArithmeticTuple, Tensor]
 
 from .face import api as _api, checked as _checked, ints as _ints  # noqa: E402
 
@@ -368,7 +369,7 @@ def outer_partition(tensor: Tensor, tiler: Tiler, coord: _Any) -> Tensor: ...
 
 # ---------------------------------------------------------------- notation, views, code
 @_api(_notation.parse)
-def parse(text: str, symbols: _Optional[_Mapping[str, _Any]] = None) -> Parsed: ...
+def parse(text: str, symbols: _Optional[_Mapping[str, _Any]] = None, dialect: str = "cute") -> Parsed: ...
 @_overload
 def subs(obj: Layout, values: _Mapping[str, _Any]) -> Layout: ...
 @_overload

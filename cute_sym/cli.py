@@ -6,6 +6,7 @@
     cute-sym '(_4,_8):(_8,_1)(_,1)'           # a layout called with a coordinate (a slice with _)
     cute-sym --format svg -o div.svg 'logical_divide(_24:_2, _4:_2)'
     cute-sym --format html --bind M=64 -o tile.html '(M,_8):(_1,M)'
+    cute-sym --dsl 'composition((4,8):(8,1), 4:2)'  # arguments as the CuTe DSL prints them
 
 Arguments are CuTe notation; the call is any cute_sym operation by its CuTe
 name, or a layout followed by a coordinate. The result prints in CuTe notation
@@ -14,7 +15,9 @@ and, for a rank-2 or rank-1 layout whose extents are known, as CuTe's
 all). ``--format latex`` prints CuTe's ``print_latex`` text, ``svg`` and
 ``html`` the pictures of :mod:`cute_sym.views` (html: one offline page;
 hovering a cell shows its coordinate, offset, thread and value); ``-o FILE``
-writes there instead of the standard output. A bad expression or format is a
+writes there instead of the standard output. With ``--dsl`` the arguments are
+read as NVIDIA's CuTe Python DSL prints them (bare integers static, ``?{div=8}``
+dynamic, ``S<3,4,3>``: :mod:`cute_sym.notation.dsl_dialect`). A bad expression or format is a
 usage error: a message (pointing at the column of a syntax error) and exit
 status 2, never a traceback.
 """
@@ -53,7 +56,7 @@ def _split_args(text: str, start: int = 0) -> list[tuple[str, int]]:
     return parts
 
 
-def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None) -> Any:
+def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None, dialect: str = "cute") -> Any:
     """``parse(text)``; an error's column is counted in the whole expression. The name of an
     MMA atom (``SM80_16x8x16_F16F16F16F16_TN``) stays a name, ``LayoutLeft`` and ``LayoutRight``
     are CuTe's tags."""
@@ -62,7 +65,7 @@ def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None) 
     if text.isidentifier() and (text in cute_sym.mma_atom_names() or text in _TAGS):
         return getattr(cute_sym, text) if text in _TAGS else text
     try:
-        return cute_sym.parse(text, symbols)
+        return cute_sym.parse(text, symbols, dialect=dialect)
     except NotationError as e:
         if e.column is None:
             raise
@@ -72,10 +75,12 @@ def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None) 
 _TAGS = ("LayoutLeft", "LayoutRight")
 
 
-def _parse_args(parts: list[tuple[str, int]]) -> list[Any]:
+def _parse_args(parts: list[tuple[str, int]], dialect: str = "cute") -> list[Any]:
     """The arguments of one call; a name is one integer across them, as in one text (the ``M``
     of ``_4:M`` is the extent ``M`` of another argument)."""
-    args = [_parse_at(a, col) for a, col in parts]
+    args = [_parse_at(a, col, None, dialect) for a, col in parts]
+    if dialect != "cute":
+        return args
     from .notation.notation import shared_names
     texts = [a for (a, _), x in zip(parts, args)
              if not isinstance(x, str) and a not in _TAGS and re.search("[A-Za-z]", a)]
@@ -123,18 +128,21 @@ def _call_split(expr: str) -> Optional[int]:
     return None
 
 
-def evaluate_call(expr: str) -> Any:
+def evaluate_call(expr: str, dialect: str = "cute") -> Any:
     """Evaluate ``op(arg, ...)`` (or a bare notation value) with cute_sym.
 
     A layout followed by ``(coordinate)`` is the layout called with it: an
     offset, or with ``_`` in it a slice.
 
-    @post a :class:`~cute_sym.NotationError` has ``column`` counted in ``expr``.
+    @post a :class:`~cute_sym.NotationError` has ``column`` counted in ``expr``; ``dialect``
+          is :func:`~cute_sym.parse`'s (``"dsl"``: the CuTe DSL's printing).
 
     >>> print(evaluate_call("logical_divide(_24:_2, _4:_2)"))
     (_4,(_2,_3)):(_4,(_2,_16))
     >>> print(evaluate_call("(_4,_8):(_8,_1)(_,_1)"), evaluate_call("(_4,_8):(_8,_1)(_1,_2)"))
     (_4):(_8) _10
+    >>> print(evaluate_call("composition((4,8):(8,1), 4:2)", dialect="dsl"))
+    (_2,_2):(_16,_1)
     """
     import cute_sym
     _check_balanced(expr)
@@ -146,15 +154,15 @@ def evaluate_call(expr: str) -> Any:
         fn = getattr(cute_sym, name, None)
         if fn is None or not callable(fn):
             raise LayoutError(f"unknown operation {name!r}")
-        return fn(*_parse_args(_split_args(rest[:-1], lead + len(head) + 1)))
+        return fn(*_parse_args(_split_args(rest[:-1], lead + len(head) + 1), dialect))
     k = _call_split(expr)
     if k is not None:
-        value = _parse_at(expr[:k].rstrip(), lead)
+        value = _parse_at(expr[:k].rstrip(), lead, None, dialect)
         if not callable(value):
             raise LayoutError(f"only a layout can be called with a coordinate, not {value}")
         from .core.int_tuple import wrap
-        return wrap(value(*_parse_args(_split_args(expr[k + 1:-1], lead + k + 1))))
-    return _parse_at(expr, lead)
+        return wrap(value(*_parse_args(_split_args(expr[k + 1:-1], lead + k + 1), dialect)))
+    return _parse_at(expr, lead, None, dialect)
 
 
 def _text(result: Any) -> str:
@@ -229,6 +237,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="text (CuTe notation and table), latex (CuTe's print_latex), svg, or html "
                          "(an offline page; hovering a cell shows its coordinate, offset, thread and value)")
     ap.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
+    ap.add_argument("--dsl", action="store_true",
+                    help="read the arguments as the CuTe Python DSL prints them ((4,8):(8,1), ?{div=8}, S<3,4,3>)")
     ap.add_argument("--full", action="store_true",
                     help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries)")
     # an expression may start with '-' (a negative number or formula): not an option
@@ -250,15 +260,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for k in values:
         if k not in named:      # a typo would otherwise leave the table unbound, silently
             ap.error(f"--bind {k}=...: {opts.expr!r} has no symbol {k!r}")
+    dialect = "dsl" if opts.dsl else "cute"
     out = io.StringIO()
     try:
         try:
             if opts.guards:
                 from .core.decide import collect_guards
                 with collect_guards() as g:
-                    result = evaluate_call(opts.expr)
+                    result = evaluate_call(opts.expr, dialect)
             else:
-                result = evaluate_call(opts.expr)
+                result = evaluate_call(opts.expr, dialect)
         except LayoutError:
             raise
         except Exception as e:  # noqa: BLE001 - any failure to evaluate is a bad expression, never a traceback

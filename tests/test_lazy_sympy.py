@@ -144,3 +144,16 @@ def test_every_public_function_has_its_contract_for_help() -> None:
     bare = [n for n in cs.__all__ if n not in aliases and callable(getattr(cs, n))
             and not (inspect.getdoc(getattr(cs, n)) or "").strip()]
     assert bare == []
+
+
+def test_import_does_not_import_the_cute_dsl() -> None:
+    """The CuTe DSL bridge (cute_sym.dsl) is imported only when asked: ``import cute_sym``, the
+    notation's DSL dialect and the DSL code generator never import NVIDIA's ``cutlass``."""
+    probe = ("import sys, cute_sym as cs\n"
+             "cs.parse('(4,8):(8,1)', dialect='dsl')\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('cutlass', 'cute_sym.dsl')"
+             " or m.startswith('cute_sym.dsl')))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().splitlines()[-1] == "[]"

@@ -31,14 +31,15 @@ from ..core.lazy import is_basic
 
 from ..core.errors import LayoutError, NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
+from ..core.arith_tuple import ArithmeticTuple, ScaledBasis
 from ..core.integers import Dyn
-from ..layout.layout import MAX_NESTING, Layout, symbols_by_name
+from ..layout.layout import MAX_NESTING, Layout, _mk, symbols_by_name
 
 __all__ = ["parse", "to_str", "subs"]
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<sw>Sw<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_-?\d+)|(?P<num>\d+)"
-    r"|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/])|(?P<us>_))")
+    r"|(?P<at>@\d+)|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/])|(?P<us>_))")
 
 _FUNCS = ("ceil_div", "min", "max", "abs", "sign", "floor_div")
 
@@ -47,13 +48,13 @@ def _show(text: str, limit: int = 80) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
-def _tokens(text: str) -> list[tuple[str, str, int]]:
+def _tokens(text: str, pattern: "re.Pattern[str]" = _TOKEN) -> list[tuple[str, str, int]]:
     """(kind, text, column) of each token."""
     out: list[tuple[str, str, int]] = []
     pos = 0
     text = text.rstrip()
     while pos < len(text):
-        m = _TOKEN.match(text, pos)
+        m = pattern.match(text, pos)
         if not m or m.end() == pos:
             col = pos + len(text[pos:]) - len(text[pos:].lstrip())
             raise NotationError(f"cannot read {text[col:col + 10]!r} at column {col} in {_show(text)}", col)
@@ -66,9 +67,11 @@ def _tokens(text: str) -> list[tuple[str, str, int]]:
 
 
 class _Reader:
+    pattern = _TOKEN
+
     def __init__(self, text: str, symbols: Mapping[str, Any], positive: frozenset[str] = frozenset()) -> None:
         self.text = text
-        self.toks = _tokens(text)
+        self.toks = _tokens(text, self.pattern)
         self.i = 0
         self.symbols = dict(symbols)
         self.made: dict[tuple[str, str], Any] = {}
@@ -118,12 +121,35 @@ class _Reader:
         tok = self.peek()
         if tok is not None and tok[0] == "sw":
             return self.composed()
+        if tok is not None and tok[0] == "id" and tok[1] == "ArithTuple" and self.peek(1) is not None \
+                and self.peek(1)[1] == "(":     # type: ignore[index]
+            return self.coord_tensor()
         shape = self.tup(role)
         if self.at(":"):
             self.take(":")
             stride = self.tup("stride")
-            return Layout._read(shape, stride)     # (parse checks one symbol a name at the end)
+            return _layout(shape, stride)     # (parse checks one symbol a name at the end)
         return shape
+
+    def coord_tensor(self) -> Any:
+        """``ArithTuple(c0,c1) o L`` (cute_sym's and CuTe's print of a coordinate tensor), or the
+        arithmetic tuple ``ArithTuple(c0,c1)`` alone."""
+        self.take()
+        self.take("(")
+        self.enter()
+        items: list[Any] = []
+        while not self.at(")"):
+            items.append(self.elem("shape"))
+            if self.at(","):
+                self.take(",")
+        self.take(")")
+        self.level -= 1
+        start = ArithmeticTuple(tuple(items))
+        tok = self.peek()
+        if tok is None or tok[0] != "o":
+            return start
+        self.take()
+        return _coord_tensor(start, self.elem("shape"), self)
 
     def composed(self) -> Any:
         from ..swizzle import ComposedLayout, Swizzle
@@ -173,8 +199,16 @@ class _Reader:
             return _
         if tok[0] == "st":
             self.take()
-            return int(tok[1][1:])
-        return self.expr(role)
+            return self.scaled(int(tok[1][1:]))
+        return self.scaled(self.expr(role))
+
+    def scaled(self, value: Any) -> Any:
+        """``value@i@j...`` (a scaled basis: the innermost index first, as CuTe prints it)."""
+        modes: list[int] = []
+        while (tok := self.peek()) is not None and tok[0] == "at":
+            self.take()
+            modes.append(int(tok[1][1:]))
+        return ScaledBasis(value, tuple(reversed(modes))) if modes else value
 
     # formula grammar: sum of products; parentheses group
     def expr(self, role: str) -> Any:
@@ -249,6 +283,39 @@ class _Reader:
                 frozenset(n for n, r in self.made if r == "stride"))
 
 
+def _layout(shape: Any, stride: Any) -> Layout:
+    """``shape:stride`` read: checked as any user's layout; a stride with scaled bases (an
+    identity layout's ``_1@0``) is checked for congruence here, its leaves being values."""
+    from ..core.int_tuple import iter_leaves
+    from ..core.int_tuple.structure import congruent
+    if any(isinstance(d, ScaledBasis) for d in iter_leaves(stride)):
+        Layout._read(shape, shape)      # the shape checked as any shape
+        if not congruent(shape, stride):
+            raise NotationError(f"the stride {fmt(stride)} is not congruent to the shape {fmt(shape)}")
+        return _mk(shape, stride)
+    return Layout._read(shape, stride)
+
+
+#: Builders of the values of higher layers that the notation reads (a coordinate tensor is the
+#: tensor layer's): the tensor layer registers its own when it loads (no upward import here;
+#: ``import cute_sym`` always loads it, so ``parse`` never finds this empty).
+_BUILDERS: dict[str, Any] = {}
+
+
+def register_builder(kind: str, build: Any) -> None:
+    """Hook for a higher layer: ``build(start, layout)`` makes the value ``ArithTuple(..) o L`` reads."""
+    _BUILDERS[kind] = build
+
+
+def _coord_tensor(start: Any, layout: Any, reader: "_Reader") -> Any:
+    build = _BUILDERS.get("coord_tensor")
+    if build is None:
+        raise reader.fail("a coordinate tensor needs the tensor layer (import cute_sym)")
+    if not isinstance(layout, Layout):
+        raise reader.fail(f"a coordinate tensor's layout must be a layout, got {layout!r}")
+    return build(start, layout)
+
+
 def _call(name: str, args: list[Any], text: str) -> Any:
     if name == "ceil_div" and len(args) == 2:
         return sympy.ceiling(sympy.sympify(args[0]) / args[1])
@@ -265,28 +332,49 @@ def _call(name: str, args: list[Any], text: str) -> Any:
     raise NotationError(f"bad call {name}({len(args)} arguments) in {text!r}")
 
 
-def parse(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
-    """Read CuTe notation into an IntTuple, Layout, tiler, ``_``, Swizzle or ComposedLayout.
+def parse(text: str, symbols: Optional[Mapping[str, Any]] = None, dialect: str = "cute") -> Any:
+    """Read CuTe notation into an IntTuple, Layout, tiler, ``_``, Swizzle, ComposedLayout,
+    scaled basis (``_1@0``) or coordinate tensor (``ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)``).
 
     ``symbols`` maps identifiers to the integers (symbols or values) to use for them.
+    ``dialect="dsl"`` reads what NVIDIA's CuTe Python DSL prints (bare integers are
+    static, ``?`` and ``?{div=N}`` are dynamic, ``S<B,M,S>``, ``tensor<...>``; see
+    :mod:`cute_sym.notation.dsl_dialect`).
 
-    @post ``str(parse(s)) == s`` for every static string CuTe prints.
+    @post ``str(parse(s)) == s`` for every static string CuTe prints, and
+          ``parse(str(x)) == x`` for every layout, swizzled layout, int tuple and
+          coordinate tensor cute_sym prints.
 
     >>> parse("(_2,(_3,_4))"), parse("_")
     ((_2,(_3,_4)), _)
     >>> print(parse("(M,N):(_1,M)", {"M": 128}))
     (_128,N):(_1,_128)
+    >>> print(parse("(_4,_8):(_1@0,_1@1)"), parse("(4,8):(8,1)", dialect="dsl"))
+    (_4,_8):(_1@0,_1@1) (_4,_8):(_8,_1)
     """
     if not isinstance(text, str):
         raise NotationError(f"parse takes a string, got {type(text).__name__}")
     if not text.strip():
         raise NotationError("parse: empty text")
-    reader = _Reader(text, symbols or {})
+    if dialect != "cute":
+        if dialect not in _DIALECTS:
+            raise NotationError(f"parse: the dialect is one of {['cute', *sorted(_DIALECTS)]}, got {dialect!r}")
+        return _DIALECTS[dialect](text, symbols)
+    return _parse_with(_Reader, text, symbols)
+
+
+#: Readers of other printed notations by name (``"dsl"``: :mod:`.dsl_dialect`, which registers
+#: itself when the package loads; a hook, so that this module does not import its own reader's).
+_DIALECTS: dict[str, Any] = {}
+
+
+def _parse_with(reader_class: Any, text: str, symbols: Optional[Mapping[str, Any]]) -> Any:
+    reader = reader_class(text, symbols or {})
     obj = reader.whole()
     both = _both_roles([reader])
     if both:
         # one name, one integer: the stride's M in (M,N):(_1,M) is the shape's (positive) M
-        obj = _Reader(text, symbols or {}, both).whole()
+        obj = reader_class(text, symbols or {}, both).whole()
     if not (isinstance(obj, Layout) and obj._st):      # (static: no symbol at all)
         symbols_of(obj)         # one name, one integer: also across the symbols given
     return wrap(obj)
@@ -300,7 +388,9 @@ def symbols_of(obj: Any) -> dict[str, Any]:
 
     def go(x: Any) -> None:
         if isinstance(x, Layout):
-            trees.extend((x._shape, x._stride))
+            trees.extend((x._shape, _basis_values(x._stride)))
+        elif isinstance(x, ScaledBasis):
+            trees.append(x.value)
         elif isinstance(x, ComposedLayout):
             go(x.layout_a)
             trees.append(x.offset)
@@ -312,6 +402,13 @@ def symbols_of(obj: Any) -> dict[str, Any]:
             trees.append(x)
     go(obj)
     return symbols_by_name(*trees, what="text")
+
+
+def _basis_values(t: Any) -> Any:
+    """``t`` with each scaled basis replaced by its value (the integer that carries its symbols)."""
+    if type(t) is tuple:
+        return tuple(_basis_values(e) for e in t)
+    return t.value if isinstance(t, ScaledBasis) else t
 
 
 def shared_names(texts: Sequence[str]) -> frozenset[str]:

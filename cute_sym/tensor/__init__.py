@@ -25,6 +25,10 @@ from .ops import (
     zipped_divide, zipped_product,
 )
 from .partition import dice_tuple, get_flat_coord, inner_partition, local_partition, local_tile, outer_partition
+from ..notation.notation import register_builder as _register_builder
+
+# the notation reads ``ArithTuple(_0,_0) o L`` (how a coordinate tensor prints) into one of ours
+_register_builder("coord_tensor", lambda start, layout: Tensor(CountingEngine(start), layout))
 
 __all__ = [
     "ArithmeticTuple", "E", "ScaledBasis", "as_arithmetic_tuple", "basis_get", "basis_value", "make_basis_like",

@@ -1,0 +1,90 @@
+"""The bridge to NVIDIA's CuTe Python DSL (``nvidia-cutlass-dsl``, an optional dependency:
+``pip install 'cute_sym[dsl]'``).
+
+``import cute_sym`` never imports this package nor the DSL; ``import cute_sym.dsl`` imports the
+DSL's ``cutlass`` package on first use of :func:`from_dsl` / :func:`to_dsl`.
+
+* :func:`from_dsl` - a DSL layout, swizzled layout, swizzle, int tuple, scaled basis, tensor,
+  MMA op / atom / tiled MMA, copy atom / tiled copy as the cute_sym value;
+* :func:`to_dsl` - the other way, inside ``@cute.jit`` (symbols take the DSL values given by name);
+* :func:`dsl_atom_name` - the CuTe C++ name of the instruction a DSL MMA or copy op issues.
+
+See ``docs/dsl.md``.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional
+
+__all__ = ["from_dsl", "to_dsl", "dsl_atom_name", "dsl_available", "require_dsl"]
+
+
+def dsl_available() -> bool:
+    """True when the CuTe DSL (``cutlass.cute``) imports here."""
+    try:
+        require_dsl()
+    except ImportError:
+        return False
+    return True
+
+
+def require_dsl() -> Any:
+    """``cutlass.cute``, or an ImportError that says how to install it."""
+    try:
+        import cutlass.cute as cute
+    except ImportError as e:     # pragma: no cover - depends on the environment
+        raise ImportError("cute_sym.dsl needs NVIDIA's CuTe DSL: pip install 'cute_sym[dsl]' "
+                          f"(nvidia-cutlass-dsl) ({e})") from e
+    return cute
+
+
+def from_dsl(x: Any, symbols: Optional[Mapping[str, Any]] = None) -> Any:
+    """The cute_sym value of a CuTe DSL value (call it where the DSL value exists: inside ``@cute.jit``).
+
+    ``x`` is a DSL layout, composed layout, swizzle, int tuple (Python ints and DSL integers),
+    scaled basis, coordinate or memory tensor, MMA op, MMA atom, tiled MMA, copy atom or tiled
+    copy. ``symbols`` names the integers for the fresh names ``d0, d1, ...`` of its ``?`` leaves.
+
+    @post a static leaf stays static (``(4,8):(8,1)`` is ``(_4,_8):(_8,_1)``); each dynamic leaf
+          (``?``, ``?{div=N}``) is a fresh symbol ``d_k`` (``divisor == N``), positive in a shape;
+          an MMA op, atom or tiled MMA is cute_sym's of the CuTe C++ atom of the same instruction
+          (:func:`dsl_atom_name`), with equal thread and value layouts; likewise for copies.
+    @post ``from_dsl(to_dsl(v)) == v`` for a static value ``v``; with symbols, equal up to
+          their names.
+    """
+    require_dsl()
+    from .atoms import atom_from_dsl, is_dsl_atom_value
+    if is_dsl_atom_value(x):
+        return atom_from_dsl(x)
+    from .values import value_from_dsl
+    return value_from_dsl(x, symbols)
+
+
+def to_dsl(x: Any, values: Optional[Mapping[str, Any]] = None) -> Any:
+    """The CuTe DSL value of a cute_sym value, built with ``cutlass.cute`` (inside ``@cute.jit``).
+
+    ``values`` maps each symbol's name to its DSL value (a parameter of the jit function, say).
+
+    @pre every symbol of ``x`` has a value in ``values`` (else :class:`LayoutError` naming it).
+    @post ``print(to_dsl(parse(t, dialect="dsl")))`` prints ``t`` for a static DSL text ``t``;
+          a symbol with a divisor is given to the DSL through ``cute.assume(v, divby=...)``;
+          an MMA atom or tiled MMA becomes the DSL op's (``make_mma_atom``/``make_tiled_mma``),
+          a copy atom or tiled copy likewise.
+    """
+    require_dsl()
+    from .atoms import atom_to_dsl, is_atom_value
+    if is_atom_value(x):
+        return atom_to_dsl(x, values)
+    from .values import value_to_dsl
+    return value_to_dsl(x, values)
+
+
+def dsl_atom_name(op: Any) -> str:
+    """The CuTe C++ name of the instruction that a DSL MMA op or copy atom issues.
+
+    @post ``MmaF16BF16Op(Float16, Float32, (16, 8, 16))`` is ``"SM80_16x8x16_F32F16F16F32_TN"``;
+          a warpgroup op names its operand source and majors as CuTe's GMMA atoms do.
+    @raise LayoutError for an op the table does not name (the message names the op).
+    """
+    require_dsl()
+    from .atoms import atom_name
+    return atom_name(op)

@@ -1,0 +1,112 @@
+"""The notation of NVIDIA's CuTe Python DSL (``nvidia-cutlass-dsl``), read into cute_sym values.
+
+The DSL prints what its types know, which is not CuTe C++'s text:
+
+* an integer it knows at trace time is *static* and prints bare: ``(4,8):(8,1)``
+  is C++'s ``(_4,_8):(_8,_1)``;
+* a run-time value prints ``?``, or ``?{div=8}`` where the DSL knows it is a
+  multiple of 8: each becomes a fresh dynamic symbol (``d0``, ``d1``, ... in the
+  order of the text, skipping names the text uses) with that divisibility,
+  positive in a shape, of any sign in a stride. The DSL does not say that two
+  ``?`` are one value (``(?,8):(1,?)`` may be ``(m,8):(1,m)``), so two ``?``
+  are two symbols;
+* a swizzle prints ``S<3,4,3>``, a swizzled layout ``S<3,4,3> o 0 o (8,64):(64,1)``;
+* a scaled basis ``1@0``, a coordinate tensor ``tensor<(0,0) o (4,8):(1@0,1@1)>``;
+* Python's tuples of its values print with spaces, ``(4, 8)``, and a traced
+  integer as ``Int32(?)``.
+
+``_4`` and identifiers are read as in CuTe's notation, so text written by hand
+may mix both.
+
+>>> print(parse_dsl("(4,8):(8,1)"), parse_dsl("S<3,4,3> o 0 o (8,64):(64,1)"))
+(_4,_8):(_8,_1) Sw<3,4,3> o _0 o (_8,_64):(_64,_1)
+>>> L = parse_dsl("(?{div=8},8):(1,?)")
+>>> print(L, L.shape[0].divisor, L.stride[1].is_positive)
+(d0,_8):(_1,d1) 8 None
+>>> print(parse_dsl("tensor<(0,0) o (4,8):(1@0,1@1)>"), parse_dsl("(Int32(?), 8)"))
+ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1) (d0,_8)
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Optional
+
+from ..core.integers import Dyn
+from .notation import _DIALECTS, _Reader, _parse_with
+
+__all__ = ["parse_dsl", "DSL_TOKEN"]
+
+#: The DSL's tokens, named by the kinds of CuTe's reader (a bare number is a static ``st``).
+DSL_TOKEN = re.compile(
+    r"\s*(?:(?P<sw>S(?:w)?<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_?\d+)"
+    r"|(?P<dyn>\?(?:\{\s*div\s*=\s*\d+\s*\})?|Int(?:32|64)\(\s*\?\s*\))"
+    r"|(?P<tensor>tensor<)|(?P<at>@\d+)|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/>])|(?P<us>_))")
+
+
+class _DSLReader(_Reader):
+    pattern = DSL_TOKEN
+
+    def __init__(self, text: str, symbols: Mapping[str, Any], positive: frozenset[str] = frozenset()) -> None:
+        super().__init__(text, symbols, positive)
+        # the st tokens are read as ``_N``: a bare number is static in the DSL
+        self.toks = [("st", "_" + v.lstrip("_"), c) if k == "st" else (k, v, c) for k, v, c in self.toks]
+        used = {v for k, v, _ in self.toks if k == "id"}
+        self.fresh: list[str] = []
+        i = 0
+        for k, _v, _c in self.toks:
+            if k == "dyn":
+                while f"d{i}" in used:
+                    i += 1
+                self.fresh.append(f"d{i}")
+                i += 1
+        self.n_dyn = 0
+
+    def elem(self, role: str) -> Any:
+        tok = self.peek()
+        if tok is not None and tok[0] == "tensor":
+            self.take()
+            start = self.tup("shape")
+            tok = self.peek()
+            if tok is None or tok[0] != "o":
+                raise self.fail("expected ' o ' after the tensor's start")
+            self.take()
+            from ..core.arith_tuple import ArithmeticTuple
+            from .notation import _coord_tensor
+            begin = ArithmeticTuple(start) if type(start) is tuple else start
+            layout = self.elem("shape")
+            self.take(">")
+            return _coord_tensor(begin, layout, self)
+        return super().elem(role)
+
+    def atom(self, role: str) -> Any:
+        tok = self.peek()
+        if tok is not None and tok[0] == "dyn":
+            self.take()
+            m = re.search(r"div\s*=\s*(\d+)", tok[1])
+            name = self.fresh[self.n_dyn]
+            self.n_dyn += 1
+            if name in self.symbols:
+                return self.symbols[name]
+            div = int(m.group(1)) if m else 1
+            return Dyn(name, divisible_by=div, sign="any" if role == "stride" else "positive")
+        return super().atom(role)
+
+
+def parse_dsl(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
+    """Read the DSL's printed text (``print(layout)`` at trace time, ``str(layout.type)``).
+
+    ``symbols`` maps identifiers, also the fresh names ``d0, d1, ...`` the ``?``
+    get, to the integers to use for them.
+
+    @post a static text reads to the static value CuTe C++ prints with ``_``:
+          ``str(parse_dsl(t)) == t`` once ``_`` is put before each number and
+          ``S<`` is written ``Sw<``; each ``?{div=N}`` is a fresh symbol ``d_k``
+          with ``divisor == N``.
+
+    >>> print(parse_dsl("((2,3),4):((1,2),-6)"), parse_dsl("(?,8):(1,?)", {"d0": 16}))
+    ((_2,_3),_4):((_1,_2),_-6) (_16,_8):(_1,d1)
+    """
+    return _parse_with(_DSLReader, text, symbols)
+
+
+_DIALECTS["dsl"] = parse_dsl
