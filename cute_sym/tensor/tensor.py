@@ -34,7 +34,7 @@ from .arith_tuple import ScaledBasis, coprofile_of
 from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
 from .engine import ArrayEngine, CountingEngine, Engine, Pointer, make_gmem_ptr, make_rmem_ptr  # noqa: F401
 
-__all__ = ["Tensor", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "make_tensor_like",
+__all__ = ["Tensor", "make_registers", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "make_tensor_like",
            "is_tensor"]
 
 AnyLayout = Union[Layout, ComposedLayout]
@@ -361,10 +361,10 @@ def make_fragment_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -
     if isinstance(src, ComposedLayout):
         src = src.layout_b        # the domain's shape is what a fragment copies
     lay = _fragment_layout(src) if isinstance(src, Layout) else make_layout(unwrap(src))
-    return _registers(x, lay, dtype, name)
+    return make_registers(x, lay, dtype, name)
 
 
-def _registers(x: Any, lay: Layout, dtype: Optional[str], name: str) -> Tensor:
+def make_registers(x: Any, lay: Layout, dtype: Optional[str], name: str) -> Tensor:
     """A register tensor: new memory when ``x`` is a tensor over memory, else ``rmem_ptr[dtype](name)``."""
     if isinstance(x, Tensor) and isinstance(x.engine, ArrayEngine):
         return Tensor(_allocate(lay, dtype or "double"), lay)
@@ -389,7 +389,7 @@ def make_tensor_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -> 
     if isinstance(src, ComposedLayout):
         src = src.layout_b
     if not isinstance(src, Layout):
-        return _registers(x, make_layout(unwrap(src)), dtype, name)
+        return make_registers(x, make_layout(unwrap(src)), dtype, name)
     if is_basis_layout(src):
         raise LayoutError("make_tensor_like: the strides of a basis layout have no order (CuTe has none)")
-    return _registers(x, make_layout_like(src), dtype, name)
+    return make_registers(x, make_layout_like(src), dtype, name)
