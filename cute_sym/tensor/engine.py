@@ -36,7 +36,7 @@ from ..swizzle.swizzle import Swizzle
 from .arith_tuple import ArithmeticTuple, ScaledBasis, coord_add
 
 __all__ = [
-    "Pointer", "ArrayEngine", "CountingEngine", "Engine", "make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr",
+    "Pointer", "ArrayEngine", "OutOfBoundsError", "CountingEngine", "Engine", "make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr",
     "make_counting_engine",
 ]
 
@@ -194,29 +194,65 @@ def make_rmem_ptr(name: str, dtype: Optional[str] = None, offset: Any = 0) -> Po
     return Pointer("rmem", name, dtype, offset)
 
 
-class ArrayEngine:
-    """A NumPy array viewed through an offset into its flattened (C-order) elements.
+class OutOfBoundsError(LayoutError):
+    """An access through a tensor left the memory its engine holds (an offset below 0 or past the end)."""
 
-    @pre ``array`` is a numpy array; ``offset`` an integer.
-    @post ``e[k]`` is ``array.reshape(-1)[offset + k]`` (for a concrete ``k``).
+
+class ArrayEngine:
+    """Memory you can read and write: a NumPy array, a Python ``list`` or a ``bytearray``, viewed
+    flat (C order) from an offset, holding elements of a CuTe type.
+
+    ``dtype`` is the CuTe element type (``half_t``, ``bfloat16_t``, ...; by default the one the
+    array's dtype holds, see :mod:`.numeric`); ``e[k]`` is the value of element ``offset + k``
+    and ``e[k] = v`` stores ``v`` rounded to the type. A list holds any Python values
+    (``dtype`` None), a bytearray ``uint8_t``. ``tracker`` (optional) is told of every access
+    (``tracker.access(kind, offsets)``): the simulation's way of seeing memory traffic.
+
+    @pre ``array`` is a NumPy array (C-contiguous to be written), a list or a bytearray;
+         ``offset`` an integer.
+    @post ``e[k]`` is ``decode(dtype, flat[offset + k])``; ``(e + a)[k] == e[a + k]``; an offset
+          outside the memory raises :class:`OutOfBoundsError` (a :class:`LayoutError`).
 
     >>> import numpy as np
     >>> e = ArrayEngine(np.arange(10) * 10)
     >>> int(e[3]), int((e + 2)[3]), str(e + 2)
     (30, 50, 'array[int64](+2)')
+    >>> h = ArrayEngine(np.zeros(4, dtype=np.uint16), dtype="bfloat16_t")
+    >>> h[1] = 1.00390625             # 1 + 2**-8 rounds to even: 1.0
+    >>> float(h[1]), int(h.array[1])
+    (1.0, 16256)
+    >>> b = ArrayEngine([0] * 4); b[2] = "x"; b.array
+    [0, 0, 'x', 0]
     """
 
-    __slots__ = ("_array", "_offset")
+    __slots__ = ("_array", "_offset", "_dtype", "_tracker")
 
     _array: Any
     _offset: IntLike
+    _dtype: Optional[str]
+    _tracker: Any
 
-    def __init__(self, array: Any, offset: Any = 0) -> None:
-        import numpy as np
-        if not isinstance(array, np.ndarray):
-            raise LayoutError(f"ArrayEngine: expected a numpy array, got {type(array).__name__}")
+    def __init__(self, array: Any, offset: Any = 0, dtype: Optional[str] = None, tracker: Any = None) -> None:
+        if isinstance(array, (list, bytearray)):
+            if isinstance(array, bytearray):
+                dtype = dtype or "uint8_t"
+                if dtype != "uint8_t":
+                    raise LayoutError(f"ArrayEngine: a bytearray holds uint8_t elements, not {dtype}")
+        else:
+            from .numeric import element_type_of, numpy, storage_dtype
+            np = numpy()
+            if not isinstance(array, np.ndarray):
+                raise LayoutError(f"ArrayEngine: expected a numpy array, a list or a bytearray, "
+                                  f"got {type(array).__name__}")
+            if dtype is None:
+                dtype = element_type_of(array.dtype)
+            elif storage_dtype(dtype) != array.dtype:
+                raise LayoutError(f"ArrayEngine: elements of {dtype} are stored as {storage_dtype(dtype)}, "
+                                  f"the array holds {array.dtype}")
         object.__setattr__(self, "_array", array)
         object.__setattr__(self, "_offset", as_int_like(offset, "offset"))
+        object.__setattr__(self, "_dtype", dtype)
+        object.__setattr__(self, "_tracker", tracker)
 
     __reduce__ = frozen_reduce
     __copy__ = frozen_copy
@@ -227,37 +263,141 @@ class ArrayEngine:
 
     @property
     def array(self) -> Any:
+        """The memory (the object itself: writes through the engine land in it)."""
         return self._array
 
     @property
     def offset(self) -> IntLike:
         return self._offset
 
+    @property
+    def dtype(self) -> Optional[str]:
+        """The CuTe element type (None for a list of Python values)."""
+        return self._dtype
+
+    @property
+    def tracker(self) -> Any:
+        return self._tracker
+
     def is_static(self) -> bool:
         return type(self._offset) is int
 
     def __add__(self, k: Any) -> "ArrayEngine":
-        return ArrayEngine(self._array, _add_offset(self._offset, k))
+        return ArrayEngine(self._array, _add_offset(self._offset, k), self._dtype, self._tracker)
 
     def _cute_subs(self, go: Any) -> "ArrayEngine":
-        return ArrayEngine(self._array, go(self._offset))
+        return ArrayEngine(self._array, go(self._offset), self._dtype, self._tracker)
 
-    def __getitem__(self, k: Any) -> Any:
+    def with_tracker(self, tracker: Any) -> "ArrayEngine":
+        """The same memory, its accesses told to ``tracker``."""
+        return ArrayEngine(self._array, self._offset, self._dtype, tracker)
+
+    def flat(self, write: bool = False) -> Any:
+        """The memory as one flat sequence (for a C-contiguous array a view: writes land in it)."""
+        a = self._array
+        if isinstance(a, (list, bytearray)) or a.flags.c_contiguous:
+            return a if isinstance(a, (list, bytearray)) else a.reshape(-1)
+        if write:
+            raise LayoutError("ArrayEngine: a non-contiguous NumPy array has no flat view to write; "
+                              "pass the contiguous array it is a view of")
+        return a.reshape(-1)
+
+    def __len__(self) -> int:
+        return len(self._array) if isinstance(self._array, (list, bytearray)) else int(self._array.size)
+
+    def _index(self, k: Any) -> int:
         i = _add_offset(self._offset, k)
         if is_expr(i):
             if not i.is_Integer:
                 raise LayoutError(f"ArrayEngine: the offset {i} is symbolic; substitute values first")
             i = int(i)
-        flat = self._array.reshape(-1)
-        if not 0 <= i < flat.size:
-            raise LayoutError(f"ArrayEngine: offset {i} is outside the array of {flat.size} elements")
-        return flat[i]
+        n = len(self)
+        if not 0 <= int(i) < n:
+            raise OutOfBoundsError(f"ArrayEngine: offset {i} is outside the memory of {n} elements")
+        return int(i)
+
+    def __getitem__(self, k: Any) -> Any:
+        i = self._index(k)
+        if self._tracker is not None:
+            self._tracker.access("r", [i])
+        v = self.flat()[i]
+        if self._dtype is None or isinstance(self._array, (list, bytearray)):
+            return v
+        from .numeric import decode
+        return decode(self._dtype, v)[()]
+
+    def __setitem__(self, k: Any, value: Any) -> None:
+        i = self._index(k)
+        if self._tracker is not None:
+            self._tracker.access("w", [i])
+        if isinstance(self._array, (list, bytearray)):
+            self._array[i] = value
+            return
+        from .numeric import encode
+        self.flat(True)[i] = encode(self._dtype or "double", value)
+
+    # ---- many elements at once (NumPy index arrays): the algorithms' path
+    def _indices(self, offsets: Any) -> Any:
+        from .numeric import numpy
+        np = numpy()
+        idx = np.asarray(offsets, dtype=np.int64) + int(self._offset)
+        n = len(self)
+        if idx.size and (idx.min() < 0 or idx.max() >= n):
+            bad = idx[(idx < 0) | (idx >= n)]
+            raise OutOfBoundsError(f"ArrayEngine: offset {int(bad[0])} is outside the memory of {n} elements")
+        return idx
+
+    def load(self, offsets: Any) -> Any:
+        """The values at ``offsets`` (relative to the engine's offset) as an array.
+
+        @post ``load(o)[j] == self[o[j]]``.
+        """
+        from .numeric import decode, numpy
+        np = numpy()
+        idx = self._indices(offsets)
+        if self._tracker is not None:
+            self._tracker.access("r", idx)
+        a = self._array
+        if isinstance(a, (list, bytearray)):
+            return np.array([a[i] for i in idx.tolist()], dtype=object if isinstance(a, list) else np.uint8)
+        return decode(self._dtype or "double", self.flat()[idx])
+
+    def store(self, offsets: Any, values: Any) -> None:
+        """Store ``values`` (rounded to the element type) at ``offsets``; a repeated offset keeps the
+        last value, as the elementwise loop would."""
+        from .numeric import encode, numpy
+        np = numpy()
+        idx = self._indices(offsets)
+        if self._tracker is not None:
+            self._tracker.access("w", idx)
+        a = self._array
+        vals = np.broadcast_to(np.asarray(values), idx.shape)
+        if isinstance(a, (list, bytearray)):
+            for i, v in zip(idx.tolist(), vals.tolist()):
+                a[i] = v
+            return
+        self.flat(True)[idx] = encode(self._dtype or "double", vals)
 
     def __str__(self) -> str:
-        return f"array[{self._array.dtype}](+{_offset_str(self._offset)})"
+        a = self._array
+        if isinstance(a, (list, bytearray)):
+            kind = type(a).__name__
+        elif self._dtype is not None and str(a.dtype) in ("uint8", "uint16", "float32") and self._dtype in (
+                "bfloat16_t", "__nv_bfloat16", "float_e4m3_t", "float_e5m2_t", "tfloat32_t"):
+            kind = self._dtype          # an emulated type: its CuTe name, not its storage
+        else:
+            kind = str(a.dtype)
+        return f"array[{kind}](+{_offset_str(self._offset)})"
 
     def __repr__(self) -> str:
         return f"ArrayEngine({self})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ArrayEngine) and self._array is other._array and self._dtype == other._dtype
+                and bool(self._offset == other._offset))
+
+    def __hash__(self) -> int:
+        return hash((id(self._array), self._dtype, str(self._offset)))
 
 
 class CountingEngine:

@@ -48,8 +48,8 @@ from ..swizzle import (
 )
 from .atoms.mma_atom import MMA_Atom
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
-from .engine import Pointer, make_rmem_ptr, make_smem_ptr
-from .tensor import AnyLayout, Tensor, make_fragment_like
+from .engine import Pointer, make_smem_ptr
+from .tensor import AnyLayout, Tensor, make_fragment_like, make_registers
 from .thread_index import index_formula, thread_coord, thread_index_arg, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
@@ -425,7 +425,7 @@ class ThrMMA:
             frag_lay = make_fragment_like(_inner(lay)).layout
             assert isinstance(frag_lay, Layout)
             out = frag_lay
-        return out if not isinstance(x, Tensor) else Tensor(make_rmem_ptr(f"frg{op}", frg), out)
+        return out if not isinstance(x, Tensor) else make_registers(x, out, frg, f"frg{op}")
 
     def partition_fragment_A(self, x: Any) -> Any:
         """CuTe's ``partition_fragment_A``: registers for the thread's A values (``make_fragment_like`` of

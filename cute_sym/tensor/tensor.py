@@ -24,7 +24,7 @@ from .. import swizzle as _alg
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.errors import LayoutError
 from ..core.lazy import is_basic
-from ..core.int_tuple import _, crd2idx, iter_leaves, unwrap
+from ..core.int_tuple import _, crd2idx, fmt, iter_leaves, unwrap
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _check_coord, _mk, index_offset, make_layout
 from ..layout.ordered import make_layout_like, make_ordered_layout
@@ -35,7 +35,7 @@ from .arith_tuple import ScaledBasis, coprofile_of
 from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
 from .engine import ArrayEngine, CountingEngine, Engine, Pointer, make_gmem_ptr, make_rmem_ptr  # noqa: F401
 
-__all__ = ["Tensor", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "make_tensor_like",
+__all__ = ["Tensor", "make_registers", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "make_tensor_like",
            "is_tensor"]
 
 AnyLayout = Union[Layout, ComposedLayout]
@@ -143,8 +143,31 @@ class Tensor:
     def __getitem__(self, coord: Any) -> Any:
         return self._at(coord)
 
+    def __setitem__(self, coord: Any, value: Any) -> None:
+        """``T[c] = v``: store ``v`` (rounded to the element type) at the element of the full
+        coordinate ``c`` (a 1-D index, a flat or a natural coordinate); through a swizzled layout
+        the swizzled offset is written.
+
+        @pre the engine is memory (a NumPy array, list or bytearray: :class:`ArrayEngine`);
+             ``c`` has no ``_`` ("a value is stored at one element").
+        @post ``T[c] == v`` rounded to the type, and every other element is unchanged.
+        """
+        eng = self._engine
+        if not isinstance(eng, ArrayEngine):
+            raise LayoutError(f"Tensor: {eng} is not memory that can be written (make_tensor over a "
+                              "NumPy array, a list or a bytearray is)")
+        c = coord
+        if type(c) is not int:
+            c = _plain_coord(unwrap(c))
+            _check_coord(c, 0)
+        if _has_underscore(c):
+            raise LayoutError(f"Tensor: a value is stored at one element; the coordinate {fmt(c)} is "
+                              "incomplete (it has a _)")
+        eng[self._offset_of(c)] = value
+
     def _at(self, c: Any) -> Any:
         if type(c) is not int:
+            c = _plain_coord(c)
             c = unwrap(c)
             _check_coord(c, 0)      # integers, symbols and _ (a name or a pointer is no coordinate)
         if _has_underscore(c):
@@ -200,24 +223,58 @@ class Tensor:
         return hash((str(self._engine), self._layout))
 
 
+def _plain_coord(c: Any) -> Any:
+    """NumPy integers as Python ints (a coordinate read from an array)."""
+    if type(c) is tuple:
+        return tuple(_plain_coord(e) for e in c)
+    if type(c).__module__ == "numpy" and hasattr(c, "dtype") and c.dtype.kind in "iu":
+        return int(c)
+    return c
+
+
 def is_tensor(x: object) -> bool:
     return isinstance(x, Tensor)
 
 
-def _as_engine(x: Any) -> Engine:
+def _as_engine(x: Any, dtype: Optional[str] = None) -> Engine:
     if isinstance(x, (Pointer, ArrayEngine, CountingEngine)):
+        if dtype is not None:
+            raise LayoutError("make_tensor: an engine carries its element type; dtype names the one "
+                              "of an array or of new memory")
         return x
-    if type(x).__module__ == "numpy" and type(x).__name__ == "ndarray":
-        return ArrayEngine(x)
-    raise LayoutError(f"make_tensor: expected a pointer (make_gmem_ptr, ...), a numpy array or a counting "
-                      f"engine, got {type(x).__name__}")
+    if isinstance(x, (list, bytearray)) or (type(x).__module__ == "numpy" and type(x).__name__ == "ndarray"):
+        return ArrayEngine(x, 0, dtype)
+    raise LayoutError(f"make_tensor: expected a pointer (make_gmem_ptr, ...), a numpy array, a list, a "
+                      f"bytearray or a counting engine, got {type(x).__name__}")
 
 
-def make_tensor(engine: Any, layout: Any, stride: Any = None) -> Tensor:
-    """CuTe's ``make_tensor(iter, layout)`` / ``make_tensor(iter, shape[, stride])``.
+def _allocate(layout: AnyLayout, dtype: str) -> ArrayEngine:
+    """Zeroed memory for ``cosize(layout)`` elements of ``dtype`` (CuTe's owning ``make_tensor<T>``)."""
+    from .numeric import numpy, storage_dtype
+    n = layout.cosize()
+    if type(n) is not int:
+        raise LayoutError(f"make_tensor: memory for a symbolic cosize {n} cannot be allocated")
+    np = numpy()
+    return ArrayEngine(np.zeros(max(n, 0), dtype=storage_dtype(dtype)), 0, dtype)
 
-    ``engine`` is a pointer (:func:`make_gmem_ptr`, ...), a NumPy array (viewed
-    flat, in C order) or a :class:`CountingEngine`.
+
+def _as_layout(x: Any, stride: Any = None) -> AnyLayout:
+    if isinstance(x, (Layout, ComposedLayout)):
+        if stride is not None:
+            raise LayoutError("make_tensor: a stride cannot follow a layout")
+        return x
+    return make_layout(unwrap(x), unwrap(stride)) if stride is not None else make_layout(unwrap(x))
+
+
+def make_tensor(engine: Any, layout: Any = None, stride: Any = None, dtype: Optional[str] = None) -> Tensor:
+    """CuTe's ``make_tensor(iter, layout)`` / ``make_tensor(iter, shape[, stride])``, and the
+    owning ``make_tensor<T>(layout)``.
+
+    ``engine`` is a pointer (:func:`make_gmem_ptr`, ...), a NumPy array, a list or a bytearray
+    (memory, viewed flat in C order: the tensor reads and writes it; ``dtype`` names its CuTe
+    element type when the array's dtype is only its storage, as ``uint16`` for ``bfloat16_t``)
+    or a :class:`CountingEngine`. With no ``layout``, ``engine`` is the layout (or shape) and the
+    tensor owns new zeroed memory of ``cosize`` elements of ``dtype`` (default ``float``).
 
     @post ``result.layout`` is ``layout`` (or ``make_layout(shape, stride)``), ``result.engine`` the engine.
 
@@ -225,16 +282,23 @@ def make_tensor(engine: Any, layout: Any, stride: Any = None) -> Tensor:
     >>> T = make_tensor(np.arange(12), (3, 4))
     >>> int(T(2, 1)), str(T.layout)
     (5, '(_3,_4):(_1,_3)')
+    >>> T[1, 1] = 40; int(T.engine.array[4])
+    40
+    >>> F = make_tensor(make_layout((2, 3), (3, 1)), dtype="half_t")
+    >>> F[1, 2] = 0.1; float(F[1, 2]), F.engine.array.dtype
+    (0.0999755859375, dtype('float16'))
     """
-    eng = _as_engine(engine)
+    if layout is None:
+        if stride is not None:
+            raise LayoutError("make_tensor: a stride follows a shape")
+        lay = _as_layout(engine)
+        return Tensor(_allocate(lay, dtype or "float"), lay)
+    eng = _as_engine(engine, dtype)
     if isinstance(layout, ComposedLayout) and isinstance(layout.offset, SmemPtrFlag):
-        return _flagged_tensor(eng, layout)
-    if isinstance(layout, (Layout, ComposedLayout)):
         if stride is not None:
             raise LayoutError("make_tensor: a stride cannot follow a layout")
-        return Tensor(eng, layout)
-    return Tensor(eng, make_layout(unwrap(layout), unwrap(stride)) if stride is not None
-                  else make_layout(unwrap(layout)))
+        return _flagged_tensor(eng, layout)
+    return Tensor(eng, _as_layout(layout, stride))
 
 
 def _flagged_tensor(eng: Engine, layout: ComposedLayout) -> Tensor:
@@ -303,7 +367,8 @@ def make_fragment_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -
     """CuTe's ``make_fragment_like``: a register tensor of the same shape, compact, mode 0 first.
 
     ``x`` is a tensor, a layout or a shape; the engine is a register pointer
-    ``rmem_ptr[dtype](name)`` (``dtype`` defaults to the tensor's element type).
+    ``rmem_ptr[dtype](name)`` (``dtype`` defaults to the tensor's element type), or, when ``x``
+    is a tensor over memory (an array), new zeroed memory of that type.
 
     @post ``result.shape`` has the shape of ``x``; the layout is injective off its stride-0
           modes, and a stride-0 mode of mode 0 stays stride 0.
@@ -316,14 +381,20 @@ def make_fragment_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -
     """
     src: Any = x
     if isinstance(x, Tensor):
-        if dtype is None and isinstance(x.engine, Pointer):
+        if dtype is None and isinstance(x.engine, (Pointer, ArrayEngine)):
             dtype = x.engine.dtype
         src = x.layout
     if isinstance(src, ComposedLayout):
         src = src.layout_b        # the domain's shape is what a fragment copies
-    if not isinstance(src, Layout):
-        return Tensor(make_rmem_ptr(name, dtype), make_layout(unwrap(src)))
-    return Tensor(make_rmem_ptr(name, dtype), _fragment_layout(src))
+    lay = _fragment_layout(src) if isinstance(src, Layout) else make_layout(unwrap(src))
+    return make_registers(x, lay, dtype, name)
+
+
+def make_registers(x: Any, lay: Layout, dtype: Optional[str], name: str) -> Tensor:
+    """A register tensor: new memory when ``x`` is a tensor over memory, else ``rmem_ptr[dtype](name)``."""
+    if isinstance(x, Tensor) and isinstance(x.engine, ArrayEngine):
+        return Tensor(_allocate(lay, dtype or "double"), lay)
+    return Tensor(make_rmem_ptr(name, dtype), lay)
 
 
 def make_tensor_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -> Tensor:
@@ -338,13 +409,13 @@ def make_tensor_like(x: Any, dtype: Optional[str] = None, name: str = "frg") -> 
     """
     src: Any = x
     if isinstance(x, Tensor):
-        if dtype is None and isinstance(x.engine, Pointer):
+        if dtype is None and isinstance(x.engine, (Pointer, ArrayEngine)):
             dtype = x.engine.dtype
         src = x.layout
     if isinstance(src, ComposedLayout):
         src = src.layout_b
     if not isinstance(src, Layout):
-        return Tensor(make_rmem_ptr(name, dtype), make_layout(unwrap(src)))
+        return make_registers(x, make_layout(unwrap(src)), dtype, name)
     if is_basis_layout(src):
         raise LayoutError("make_tensor_like: the strides of a basis layout have no order (CuTe has none)")
-    return Tensor(make_rmem_ptr(name, dtype), make_layout_like(src))
+    return make_registers(x, make_layout_like(src), dtype, name)
