@@ -9,10 +9,11 @@ form are the descriptor's leading and stride byte offsets (in 16-byte units); an
 else is not a layout the tensor cores read, and the refusal names the canonical form.
 
 >>> import cute_sym as cs
->>> sL = cs.tile_to_shape(cs.smem_layout_atom("GMMA::Layout_K_SW128_Atom<half_t>"), (64, 16))
->>> d = make_gmma_desc(cs.make_tensor(cs.make_smem_ptr("S", "half_t"), sL), "K")
+>>> sL = cs.tile_to_shape(cs.smem_layout_atom("GMMA::Layout_K_SW128_Atom<half_t>"), (64, 64))
+>>> sA = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), sL)
+>>> d = make_gmma_desc(cs.local_tile(sA, (64, 16), (0, 1)), "K")     # the second K-block of 16
 >>> print(d.layout_type, d.leading_byte_offset, d.stride_byte_offset, d.start_address)
-B128 1 64 0
+B128 1 64 2
 """
 from __future__ import annotations
 
