@@ -493,14 +493,19 @@ if TYPE_CHECKING:
     from .tensor.tma import (
         TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
     )
+    from .tensor.smem_desc import (
+        GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
+    )
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
     **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition")},
     **{n: ("tensor.tma", n, None) for n in ("TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy")},
+    **{n: ("tensor.smem_desc", n, "checked") for n in ("make_gmma_desc", "make_umma_desc", "check_mma_smem_layout")},
+    **{n: ("tensor.smem_desc", n, None) for n in ("GmmaDescriptor", "UmmaDescriptor")},
 })
 __all__ += [
     "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "TmaCopyAtom", "TmaDescriptor",
-    "TmaTiledCopy",
+    "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
 ]
 # ---- end issue 36
 

@@ -7,11 +7,13 @@ strides of the TMA modes, the box (cut by the multicast), the swizzle mode. CuTe
 asserts on them are refusals here, in words, with what would fix them.
 
 >>> from cute_sym.notation import parse
->>> d, g = make_tma_desc(parse("(512,64,5):(_1,512,32768)"), parse("(_32,_8,_1):(_1@0,_1@1,_1@2)"),
+>>> from cute_sym.tensor.basis_layout import make_identity_layout
+>>> d, g = make_tma_desc(parse("(512,64,5):(_1,512,32768)"), make_identity_layout((32, 8, 1)),
 ...                      parse("Sw<3,4,3>"), 2, "float")
 >>> print(d.global_dim, d.global_strides, d.box_dim, d.swizzle)
 (512, 64, 5) (4, 2048, 131072) (32, 4, 1) 128B
->>> print(g)
+>>> from cute_sym.core.int_tuple import fmt
+>>> print(fmt(g))
 (_1@0,_1@1,_1@2)
 """
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any, Optional
 from ...core import decide
 from ...core.errors import LayoutError
 from ...core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
-from ...core.int_tuple import flatten as _flatten_tuple
+from ...core.int_tuple import leaves
 from ...layout import Layout, size
 from ...swizzle import Swizzle
 from ..arith_tuple import ScaledBasis, basis_get, make_basis_like
@@ -112,7 +114,7 @@ class TmaDescriptor:
 
 
 def _basis_leaves(strides: Any) -> list[Any]:
-    return list(_flatten_tuple(strides)) if type(strides) is tuple else [strides]
+    return leaves(strides)
 
 
 def _gcd(a: Any, b: Any) -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import LayoutError
-from ...core.int_tuple import flatten as _flatten_tuple, wrap
+from ...core.int_tuple import leaves, wrap
 from ...layout import Layout, group, make_layout, size
 from ...layout.layout import _mk
 from ...swizzle import right_inverse
@@ -40,7 +40,7 @@ def _flat(layout: Layout) -> tuple[list[Any], list[Any]]:
     s, d = layout.shape, layout.stride
     if type(s) is not tuple:
         return [s], [d]
-    return list(_flatten_tuple(s)), list(_flatten_tuple(d))
+    return leaves(s), leaves(d)
 
 
 def coalesce_256(layout: Layout) -> Layout:
@@ -130,7 +130,7 @@ def construct_tma_gbasis(gmem: Layout, smem_layout: Layout, cta_v_map: Layout) -
     tma_tile = composition(tile_gbasis, make_layout(wrap(tma_gstride.shape)))
     found = [d for d in _flat(tma_tile)[1]]
     gs, gd = _flat(gmem)
-    es = list(_flatten_tuple(gbasis.stride)) if type(gbasis.stride) is tuple else [gbasis.stride]
+    es = leaves(gbasis.stride)
     remaining: list[Any] = []
     for s, d, e in zip(gs, gd, es):
         if _is_static(s, 1) or _is_static(d, 0):

@@ -2,8 +2,10 @@
 ``Copy_Traits<SM90_TMA_*, NumBitsPerTMA, AuxParams>`` and the ``get_tma_tensor`` they offer).
 
 >>> from cute_sym.notation import parse
->>> aux = AuxTmaParams(parse("(_1@0,_1@1)"), parse("(_32,_8):(_1@0,_1@1)"), parse("Sw<3,4,3>"))
->>> print(aux.TmaGmemBasis, aux.TmaSwizzle, aux.g_stride_)
+>>> from cute_sym.tensor.basis_layout import make_identity_layout
+>>> from cute_sym.tensor.arith_tuple import E
+>>> aux = AuxTmaParams((E(0), E(1)), make_identity_layout((32, 8)), parse("Sw<3,4,3>"))
+>>> print(aux.TmaGmemBasis, aux.TmaSwizzle, fmt(aux.g_stride_))
 (_32,_8):(_1@0,_1@1) Sw<3,4,3> (_1@0,_1@1)
 """
 from __future__ import annotations
