@@ -218,7 +218,7 @@ def test_subs_refuses_a_value_that_breaks_a_fact() -> None:
     for m in range(8, 65, 4):
         S = cs.subs(F, {"M": m})
         assert [int(S(i)) for i in range(int(cs.size(S)))] == [(i % m) + (i // m) * m for i in range(8 * m)]
-    assert str(cs.subs(F, {"M": 4 * cs.Dyn("K", max=16)})) == "(4*K,_8):(_1,4*K)"
+    assert str(cs.subs(F, {"M": 4 * cs.Dyn("K", min=2, max=16)})) == "(4*K,_8):(_1,4*K)"
 
 
 def test_subs_refuses_an_unknown_name() -> None:
