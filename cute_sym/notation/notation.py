@@ -383,8 +383,8 @@ def subs(obj: Any, values: Mapping[Any, Any], ignore_unknown: bool = False) -> A
 
     @pre ``values`` maps symbol names (or the symbols) to integers (or integer expressions);
          else :class:`LayoutError`.
-    @pre every name in ``values`` is a symbol of ``obj`` (unless ``ignore_unknown``: one binding
-         given to several objects), and its value keeps the symbol's
+    @pre every name in ``values`` is a symbol of ``obj`` or of a symbol made elsewhere (one binding
+         given to several objects); a name no symbol has is a typo, refused unless ``ignore_unknown``; its value keeps the symbol's
          facts (its sign, ``divisible_by``, ``min``, ``max``): a value that breaks one is a
          :class:`LayoutError` naming it; a formula not proved to keep one is an
          :class:`UndecidableError` naming the fact.
@@ -445,7 +445,9 @@ def subs(obj: Any, values: Mapping[Any, Any], ignore_unknown: bool = False) -> A
         return leaf(t)
 
     out = go(obj)
-    unknown = sorted(set(values) - set(seen))
+    # a name of no symbol of obj: one binding given to several objects (a symbol made elsewhere), or a typo
+    from ..core.integers import MADE_NAMES
+    unknown = sorted(n for n in set(values) - set(seen) if n not in MADE_NAMES)
     if unknown and not ignore_unknown:
         have = sorted(allnames)
         raise LayoutError(f"subs: {', '.join(unknown)} is not a symbol of {obj} "
