@@ -193,7 +193,7 @@ def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], 
     from .swizzle import ComposedLayout
     if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
         out.write("\n")
-        shown = subs(result, values) if values else result
+        shown = subs(result, values, ignore_unknown=True) if values else result
         if shown.rank() in (1, 2):
             try:
                 out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT))

@@ -43,7 +43,7 @@ def plain(t: Any) -> Any:
 def to_static(obj: Any, values: Optional[Mapping[str, int]] = None) -> Any:
     """Substitute ``values`` (by symbol name) and make every leaf a plain int."""
     if values:
-        obj = cs.subs(obj, dict(values))
+        obj = cs.subs(obj, dict(values), ignore_unknown=True)
     if isinstance(obj, Layout):
         return Layout(plain(obj.shape), plain(obj.stride))
     return plain(obj)

@@ -519,3 +519,12 @@ def test_assume_takes_the_triples_prove_takes() -> None:
         with pytest.raises(cs.LayoutError, match=what):
             with cs.assume(bad):
                 pass
+
+
+# ---------------------------------------------------------------- issue 33
+@pytest.mark.parametrize("text", ["M %% 4", "M +", "((", "M % 4 == 0 =="])
+def test_assume_unreadable_text_is_a_layout_error(text: str) -> None:
+    M = Dyn("M")
+    with pytest.raises(cs.LayoutError, match="assume: cannot read the fact"):
+        with cs.assume(text, symbols=[M]):
+            pass

@@ -212,7 +212,7 @@ def test_unit_tile_first_is_the_general_steps(rank: int, d0: int, k: int, t: int
     for v in (1, 2):        # small values: the check walks every coordinate
         values = {"S0": d0 * v, "K": 16 * v}
         values.update({f"S{j + 1}": dv * (-(-lo // dv) + v - 1) for j, (dv, lo, _) in enumerate(rest)})
-        if cs.size(cs.subs(L, values)) > 4096:
+        if cs.size(cs.subs(L, values, ignore_unknown=True)) > 4096:
             continue
-        A = cs.subs(L, values)
-        check_logical_divide(A, T, cs.subs(quick, values))
+        A = cs.subs(L, values, ignore_unknown=True)
+        check_logical_divide(A, T, cs.subs(quick, values, ignore_unknown=True))

@@ -68,10 +68,10 @@ def test_symbolic_idx2crd_crd2idx() -> None:
     for m, n in ((1, 1), (3, 2), (5, 7)):
         for i in range(0, m * 4 * n, 3):
             c = cs.idx2crd(i, shape)
-            got = plain(cs.subs(c, {"M": m, "N": n}))
+            got = plain(cs.subs(c, {"M": m, "N": n}, ignore_unknown=True))
             assert got == plain(cs.idx2crd(i, (m, (4, n))))
             idx = cs.crd2idx(got, shape)
-            assert plain(cs.subs(idx, {"M": m, "N": n})) == i
+            assert plain(cs.subs(idx, {"M": m, "N": n}, ignore_unknown=True)) == i
 
 
 # ---------------------------------------------------------------- hypothesis
@@ -326,4 +326,36 @@ def test_remainder_of_a_remainder_is_exact(m: int, b: int) -> None:
     T = Dyn("T", sign="nonnegative")
     got = cmod(cmod(T, m), b)
     for t in range(0, 200):
-        assert cs.subs(got, {T: t}) == (t % m) % b, (m, b, t, got)
+        assert cs.subs(got, {T: t}, ignore_unknown=True) == (t % m) % b, (m, b, t, got)
+
+
+# ---------------------------------------------------------------- issue 33
+@pytest.mark.parametrize("shape", [(3, 7, 2, 1), (4, 1), ((2, 3), 1), (2, 1, 1)])
+def test_idx2crd_last_mode_takes_the_rest_also_on_an_extent_1(shape: Any) -> None:
+    # crd2idx(idx2crd(i, s), s) == i for every i, also past size(s): the last mode takes the rest
+    # CuTe's crd2idx without a stride is Horner's rule, the last mode unbounded: it undoes idx2crd
+    def horner(c: Any, s: Any) -> int:
+        if not isinstance(s, tuple):
+            return int(c)
+        out = 0
+        for ci, si in reversed(list(zip(c, s))):
+            out = out * int(cs.size(si)) + horner(ci, si)
+        return out
+    n = int(cs.size(shape))
+    for i in range(3 * n):
+        c = cs.idx2crd(i, shape)
+        assert horner(c, shape) == i, (i, shape, c)
+    assert cs.idx2crd(42, (3, 7, 2, 1)) == (0, 0, 0, 1)
+
+
+def test_prefix_product_tuple_init_is_mode_by_mode() -> None:
+    # CuTe's compact_major with a tuple current: each mode from its own init
+    got = cs.prefix_product(((24, 24), 24), (1, 24))
+    assert got == ((1, 24), 24)
+    for a, init in [(((2, 3), 4), (5, 7)), ((2, (3, 4), 5), (1, 2, 3))]:
+        out = cs.prefix_product(a, init)
+        assert out == tuple(cs.prefix_product(x, i) for x, i in zip(a, init))
+    with pytest.raises(cs.RankError, match="Mismatched Ranks"):
+        cs.prefix_product((24, 24), (1, 2, 3))
+    with pytest.raises(cs.RankError, match="Invalid parameters"):
+        cs.prefix_product(5, (1, 24))

@@ -55,7 +55,7 @@ def test_right_inverse_dynamic_is_16N_contiguous() -> None:
     R = cs.right_inverse(make_layout((Int[16], N), (Int[1], Int[16])))
     assert str(cs.coalesce(R)) == "16*N:_1"
     for n in (1, 2, 5):
-        Rn = cs.subs(R, {"N": n})
+        Rn = cs.subs(R, {"N": n}, ignore_unknown=True)
         Ln = make_layout((16, n), (1, 16))
         assert all(int(Ln(int(Rn(i)))) == i for i in range(16 * n))
 

@@ -79,7 +79,7 @@ def test_one_name_is_one_integer() -> None:
     B = parse("(_4,_8):(_2,_1)")
     R = cs.composition(L, B)
     for mv, nv in [(1, 1), (2, 3), (3, 5), (4, 4), (7, 2), (16, 1)]:
-        A, RR = cs.subs(L, {"M": mv, "N": nv}), cs.subs(R, {"M": mv, "N": nv})
+        A, RR = cs.subs(L, {"M": mv, "N": nv}), cs.subs(R, {"M": mv, "N": nv}, ignore_unknown=True)
         assert all(int(RR(i)) == int(A(B(i))) for i in range(cs.size(B)))
 
 
@@ -189,7 +189,7 @@ def test_a_symbolic_result_reads_back_as_itself(k: int) -> None:
     assert str(back) == str(got)
     for s0, s1 in ((4, 8), (8, 16), (12, 8), (20, 24)):
         v = {"S0": s0, "S1": s1}
-        r1, r2 = cs.subs(got, v), cs.subs(back, v)
+        r1, r2 = cs.subs(got, v, ignore_unknown=True), cs.subs(back, v, ignore_unknown=True)
         assert [r1(i) for i in range(int(cs.size(r1)))] == [r2(i) for i in range(int(cs.size(r2)))], (v, str(got))
 
 
@@ -198,3 +198,31 @@ def test_a_quotient_reads_exact_only_where_it_divides() -> None:
     assert str(cs.parse("(S/2,_4):(_1,S)", {"S": S})) == "(S/2,_4):(_1,S)"
     assert str(cs.parse("(S/8,_4):(_1,S)", {"S": S})) == "(S//8,_4):(_1,S)"       # 8 does not divide 4, 12, ...
     assert str(cs.parse("(M/4,_2):(_1,M)")) == "(M//4,_2):(_1,M)"
+
+
+# ---------------------------------------------------------------- subs keeps a symbol's facts (issue 33)
+def test_subs_refuses_a_value_that_breaks_a_fact() -> None:
+    L = parse("(M,_8):(_1,M)")
+    with pytest.raises(cs.LayoutError, match=r"M = 0 breaks its fact M >= 1"):
+        cs.subs(L, {"M": 0})
+    F = parse("(M,_8):(_1,M)", {"M": cs.Dyn("M", divisible_by=4, min=8, max=64)})
+    with pytest.raises(cs.LayoutError, match=r"M = 10 breaks its fact M % 4 == 0 \(divisible_by=4\)"):
+        cs.subs(F, {"M": 10})
+    with pytest.raises(cs.LayoutError, match=r"M = 4 breaks its fact M >= 8"):
+        cs.subs(F, {"M": 4})
+    with pytest.raises(cs.LayoutError, match=r"M = 128 breaks its fact M <= 64"):
+        cs.subs(F, {"M": 128})
+    with pytest.raises(cs.UndecidableError, match=r"needs \(N\) <= 64"):
+        cs.subs(F, {"M": cs.Dyn("N", divisible_by=4, min=8)})
+    # every allowed value is taken, and the result is the layout at it
+    for m in range(8, 65, 4):
+        S = cs.subs(F, {"M": m})
+        assert [int(S(i)) for i in range(int(cs.size(S)))] == [(i % m) + (i // m) * m for i in range(8 * m)]
+    assert str(cs.subs(F, {"M": 4 * cs.Dyn("K", min=2, max=16)})) == "(4*K,_8):(_1,4*K)"
+
+
+def test_subs_refuses_an_unknown_name() -> None:
+    L = parse("(M,_8):(_1,M)")
+    with pytest.raises(cs.LayoutError, match=r"Q is not a symbol of \(M,_8\):\(_1,M\) \(its symbols: M\)"):
+        cs.subs(L, {"Q": 3})
+    assert str(cs.subs(L, {"Q": 3, "M": 2}, ignore_unknown=True)) == "(2,_8):(_1,2)"

@@ -426,3 +426,12 @@ def test_an_iterator_is_not_iterable() -> None:
     with pytest.raises(TypeError, match="not iterable"):
         list(cs.make_identity_tensor((4, 4)).engine)
     assert len(list(cs.make_tensor(cs.make_gmem_ptr("float"), cs.parse("(_2,_3):(_3,_1)")))) == 6
+
+
+# ---------------------------------------------------------------- issue 33
+@pytest.mark.parametrize("make", [cs.make_gmem_ptr, cs.make_smem_ptr, cs.make_rmem_ptr])
+def test_pointer_element_type_is_checked(make: Any) -> None:
+    with pytest.raises(LayoutError, match="unknown element type 'halfx'"):
+        make("A", dtype="halfx")
+    for t in ("half_t", "float", "int8_t", "uint128_t", "bfloat16_t"):
+        assert make("A", dtype=t).dtype == t

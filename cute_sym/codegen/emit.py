@@ -43,6 +43,7 @@ from ..swizzle import ComposedLayout, Swizzle
 from ..tensor import Tensor
 from ..tensor.engine import Pointer
 from .dag import Node, _Dag, _I32, _leaves, lower
+from .names import fresh_name, safe_names
 
 
 __all__ = ["emit", "count_ops", "canonical_op_count", "lower", "LANGS"]
@@ -56,8 +57,9 @@ _PREC = {"|": 1, "&": 2, "<<": 3, ">>": 3, "+": 4, "-": 4, "*": 5, "/": 5, "%": 
 
 
 class _Printer:
-    def __init__(self, roots: list[Node], lang: str, tmp: str) -> None:
+    def __init__(self, roots: list[Node], lang: str, tmp: str, rename: Optional[dict[str, str]] = None) -> None:
         self.lang = lang
+        self.rename = rename or {}
         uses: dict[Node, int] = {}
         seen: set[Node] = set()
 
@@ -92,7 +94,7 @@ class _Printer:
         if n[0] == "c":
             return str(n[1])
         if n[0] == "v":
-            return str(n[1])
+            return self.rename.get(str(n[1]), str(n[1]))
         return self.temps[n]
 
     def _field(self, a: Node, b: Node) -> Optional[str]:
@@ -159,9 +161,10 @@ def _prepare(obj: Any) -> tuple[Any, list[str], list[str], str]:
     if isinstance(obj, Layout):
         size = product(obj._shape)
         e = index_expr(obj)
-        idx = ["i"]
         lay_syms = sympy.Tuple(*iter_leaves((obj._shape, obj._stride))).free_symbols
-        desc = f"Offset of the layout {obj} at the 1-D index i (0 <= i < {size})"
+        iname = fresh_name("i", {x.name for x in lay_syms})     # the index symbol index_expr took
+        idx = [iname]
+        desc = f"Offset of the layout {obj} at the 1-D index {iname} (0 <= {iname} < {size})"
     else:
         e = obj
         if isinstance(e, (tuple, list)):
@@ -312,19 +315,28 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     for a in args:
         if not _IDENT.match(a):
             raise LayoutError(f"emit: symbol {a!r} is not an identifier")
-    roots, dag = lower(e)
-    tmp = "tmp" if any(re.match(r"^t\d+$", a) for a in args) else "t"
-    pr = _Printer(roots, lang, tmp)
     multi = isinstance(e, tuple)
+    # names the target forbids or the generated code uses are renamed (deterministically, never onto another)
+    rename = safe_names(args, lang, {name, "out"} if multi else {name})
+    if rename:
+        desc += "; argument " + ", ".join(f"{v} is the symbol {k}" for k, v in sorted(rename.items()))
+    orig_args = args
+    args = [rename.get(a, a) for a in args]
+    idx = [rename.get(a, a) for a in idx]
+    roots, dag = lower(e)
+    tmp = "t"
+    while any(re.match(rf"^{tmp}\d+$", a) for a in args) or tmp == name:
+        tmp += "_"
+    pr = _Printer(roots, lang, tmp, rename)
     dyn = dynamic_divisors(_flat_tuple(e))
     flag = ("run-time division by " + ", ".join(str(x) for x in dyn)) if dyn else ""
     final = None
     if swz is not None:
-        o = "o" if "o" not in args else "o_"
+        o = fresh_name("o", set(args) | {name})
         sh = f">> {swz.shift}" if swz.shift >= 0 else f"<< {-swz.shift}"
         final = (o, f"{o} ^ (({o} & {swz.yyy_msk}) {sh})")
     if lang in ("c", "cuda"):
-        ctype, why = _ctype(dag, roots, args)
+        ctype, why = _ctype(dag, roots, orig_args)
         if index_type is not None:
             if index_type == "int32" and ctype == "int64_t" and "reach" in why:
                 raise LayoutError("emit: index_type='int32' but a value is proved to reach 2^31")
@@ -343,7 +355,7 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         else:
             sig = f"{qual}{ctype} {name}({arglist}) {{"
         lines.append(sig)
-        used = {x.name for x in _flat_tuple(e).free_symbols}
+        used = {rename.get(x.name, x.name) for x in _flat_tuple(e).free_symbols}
         for a in args:
             if a not in used:
                 lines.append(f"    (void){a};")
@@ -447,28 +459,47 @@ def _cute_type(t: Any, what: str) -> str:
     return f"cute::Int<{t}>"
 
 
-def _emit_cute(obj: Any, name: str) -> str:
+def _renamed(t: Any, ren: dict[Any, Any]) -> Any:
+    if isinstance(t, tuple):
+        return tuple(_renamed(x, ren) for x in t)
+    return t.xreplace(ren) if ren and isinstance(t, sympy.Basic) else t
+
+
+def _emit_cute(obj: Any, name: str, offset: Any = None) -> str:
     if isinstance(obj, ComposedLayout) and isinstance(obj.layout_a, Swizzle) and isinstance(obj.layout_b, Layout):
-        inner = _emit_cute(obj.layout_b, name).splitlines()
+        inner = _emit_cute(obj.layout_b, name, obj.offset).splitlines()
         sw = obj.layout_a
+        off = inner.pop(-4)[len("// offset "):]
         ret = inner[-2].replace("return cute::make_layout(", "return cute::composition(cute::Swizzle<"
-                                f"{sw.bits},{sw.base},{sw.shift}>{{}}, {_cute_leaf(obj.offset)}, cute::make_layout(")
+                                f"{sw.bits},{sw.base},{sw.shift}>{{}}, {off}, cute::make_layout(")
         return "\n".join([f"// {obj}"] + [ln for ln in inner[1:-2] if not ln.startswith("using ")]
                          + [ret[:-1] + ");", inner[-1]])
     if not isinstance(obj, Layout):
         raise LayoutError("emit(..., 'cute') takes a Layout or a swizzled ComposedLayout")
     s, d = obj._shape, obj._stride
-    syms = sorted({x.name for x in iter_leaves((s, d)) if isinstance(x, sympy.Basic) for x in x.free_symbols})
+    leaves = list(iter_leaves((s, d))) + ([] if offset is None else [offset])
+    syms = sorted({x.name for x in leaves if isinstance(x, sympy.Basic) for x in x.free_symbols})
+    for a in syms:
+        if not _IDENT.match(a):
+            raise LayoutError(f"emit: symbol {a!r} is not an identifier")
+    rename = safe_names(syms, "cute", {name, name + "_t"})
+    if rename:      # a symbol named like a C++ keyword or a generated name takes a fresh name
+        ren = {x: sympy.Symbol(rename[x.name]) for x in leaves if isinstance(x, sympy.Basic)
+               for x in x.free_symbols if x.name in rename}
+        s, d, offset = _renamed(s, ren), _renamed(d, ren), _renamed(offset, ren)
+        syms = [rename.get(x, x) for x in syms]
     shape = _cute_tuple(s if isinstance(s, tuple) else (s,), "make_shape")
     stride = _cute_tuple(d if isinstance(d, tuple) else (d,), "make_stride")
     if not isinstance(s, tuple):
         shape = _cute_leaf(s)
         stride = _cute_leaf(d)
-    lines = [f"// {obj}"]
+    lines = [f"// {obj}" + ("".join(f"; argument {v} is the symbol {k}" for k, v in sorted(rename.items())))]
     if obj.is_static():
         st = _cute_type(s if isinstance(s, tuple) else (s,), "Shape") if isinstance(s, tuple) else f"cute::Int<{s}>"
         dt = _cute_type(d if isinstance(d, tuple) else (d,), "Stride") if isinstance(d, tuple) else f"cute::Int<{d}>"
         lines.append(f"using {name}_t = cute::Layout<{st}, {dt}>;")
+    if offset is not None:      # a swizzled layout's offset, read back by the caller
+        lines.append(f"// offset {_cute_leaf(offset)}")
     args = ", ".join(f"int64_t {x}" for x in syms)
     lines.append(f"inline auto {name}({args}) {{")
     lines.append(f"    return cute::make_layout({shape}, {stride});")

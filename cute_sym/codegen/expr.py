@@ -269,10 +269,27 @@ def index_expr(layout: Layout, *coords: Any) -> sympy.Expr:
     """
     if not isinstance(layout, Layout):
         raise LayoutError(f"index_expr takes a Layout, got {type(layout).__name__}")
-    if not coords:
-        return _offset_1d(layout._shape, layout._stride, index_symbol(product(layout._shape)))
+    names = _symbol_names((layout._shape, layout._stride))
+    if not coords:     # the index is never named like a symbol of the layout (it would capture it)
+        i = "i"
+        while i in names:
+            i += "_"
+        return _offset_1d(layout._shape, layout._stride, index_symbol(product(layout._shape), i))
+    _check_capture(coords, names, "index_expr")
     c: Any = coords[0] if len(coords) == 1 else tuple(coords)
     return rewrite(sympy.sympify(_offset_crd(c, layout._shape, layout._stride)))
+
+
+def _symbol_names(t: Any) -> set[str]:
+    return {x.name for x in iter_leaves(t) if isinstance(x, sympy.Basic) for x in x.free_symbols}
+
+
+def _check_capture(coords: Any, names: set[str], who: str) -> None:
+    """A coordinate given by name must not be named like a symbol of the layout (it would stand for both)."""
+    for c in iter_leaves(coords):
+        if isinstance(c, str) and c in names:
+            raise LayoutError(f"{who}: the coordinate name {c!r} is also a symbol of the layout; "
+                              "a name must not stand for both (choose another coordinate name)")
 
 
 def _offset_crd(c: Any, s: Any, d: Any) -> Any:
@@ -315,7 +332,13 @@ def coord_expr(shape: Any, index: Any = None) -> Any:
         if not isinstance(shape, tuple) or len(shape) != len(index):
             raise RankError(f"coord_expr: Mismatched Ranks (index {index} for shape {shape})")
         return tuple(coord_expr(s, x) for s, x in zip(shape, index))
-    x = index_symbol(product(shape)) if index is None else _coord_symbol(index, product(shape))
+    names = _symbol_names(shape)
+    if isinstance(index, str) and index in names:
+        _check_capture((index,), names, "coord_expr")
+    i = "i"
+    while i in names:       # the index is never named like a symbol of the shape
+        i += "_"
+    x = index_symbol(product(shape), i) if index is None else _coord_symbol(index, product(shape))
     leaves = [_as_int(s) for s in iter_leaves(shape)]
     out: list[Any] = []
     base, r = x, 1

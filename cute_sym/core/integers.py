@@ -171,6 +171,7 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
         # no value at all: every question about it would be vacuously true
         what = f"a multiple of {divisible_by} " if divisible_by > 1 else ""
         raise LayoutError(f"Dyn: no {sign} value {what}in [{lo}, {max}] for {name}")
+    MADE_NAMES.add(name)
     if divisible_by == 1 and min is None and max is None:
         return sympy.Symbol(name, **assumptions)  # type: ignore[no-any-return]
     from .symbolic import DynSymbol
@@ -178,6 +179,8 @@ def Dyn(name: str, *, divisible_by: int = 1, min: Optional[int] = None,
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*'*")     # trailing primes: the fresh names analyses make
+# every name Dyn (and so parse) has made a symbol of: subs refuses a name never made (a typo)
+MADE_NAMES: set[str] = set()
 
 
 def builtins_max(a: int, b: int) -> int:

@@ -139,7 +139,7 @@ def bound(obj: Any, bind: Bind) -> Any:
     if not bind:
         return obj
     from ..notation.notation import subs
-    return subs(obj, bind)
+    return subs(obj, bind, ignore_unknown=True)
 
 
 def mode_table(mode: Layout, count: Optional[int] = None) -> list[int]:

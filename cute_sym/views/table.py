@@ -75,7 +75,7 @@ def layout_table(layout: Any, values: Optional[Mapping[str, int]] = None) -> str
         raise LayoutError(f"print_layout takes a Layout or a ComposedLayout, got {type(layout).__name__}")
     if layout.rank() not in (1, 2):
         raise RankError(f"print_layout needs a rank-2 (or rank-1) layout, got rank {layout.rank()}")
-    shown = layout if values is None else subs(layout, values)
+    shown = layout if values is None else subs(layout, values, ignore_unknown=True)
     return _table(shown, None, f"{shown}\n")
 
 

@@ -26,7 +26,12 @@ def _parse_fact(f: Any, names: dict[str, sympy.Symbol]) -> list[Fact]:
             raise LayoutError(f"assume: cannot use the relation {rel!r} in a fact (one of == < <= > >= |)")
         return _to_facts(rel, as_int_like(a, "assume: an operand"), as_int_like(b, "assume: an operand"))
     if isinstance(f, str):
-        f = sympy.sympify(f.replace("==", "__EQ__").replace("__EQ__", "=="), locals=dict(names), evaluate=False)
+        text = f
+        try:
+            f = sympy.sympify(f.replace("==", "__EQ__").replace("__EQ__", "=="), locals=dict(names), evaluate=False)
+        except (sympy.SympifyError, SyntaxError, TypeError, ValueError, AttributeError, NameError) as e:
+            raise LayoutError(f"assume: cannot read the fact {text!r} (write it as 'M % 4 == 0', "
+                              f"'N >= 8', ...): {type(e).__name__}") from None
         if isinstance(f, bool):
             raise LayoutError("assume: the fact text evaluated to a constant")
     if isinstance(f, sympy.Eq):

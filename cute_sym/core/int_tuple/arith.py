@@ -84,7 +84,7 @@ def shape_min(a: IntLike, b: IntLike) -> IntLike:
     return smin(a, b)
 
 
-def prefix_product(a: IntTuple, init: IntLike = 1) -> IntTuple:
+def prefix_product(a: IntTuple, init: IntTuple = 1) -> IntTuple:
     """Exclusive prefix product, CuTe's column-major strides.
 
     @post congruent with ``a``; the first leaf is ``init`` and each next leaf is
@@ -94,7 +94,18 @@ def prefix_product(a: IntTuple, init: IntLike = 1) -> IntTuple:
     (1, (2, 6), 24)
     >>> prefix_product((2, 3), 4), prefix_product(5)
     ((4, 8), 1)
+    >>> prefix_product(((24, 24), 24), (1, 24))      # a tuple init: mode by mode (CuTe's compact_major)
+    ((1, 24), 24)
+
+    @pre a tuple ``init`` has the rank of ``a`` (else :class:`RankError`) and is applied mode by mode.
     """
+    if type(init) is tuple:
+        if type(a) is not tuple:
+            raise RankError(f"prefix_product: Invalid parameters (tuple init {init} for the integral {a})")
+        if len(a) != len(init):
+            raise RankError(f"prefix_product: Mismatched Ranks (init {init} of rank {len(init)} for {a} "
+                            f"of rank {len(a)})")
+        return tuple(prefix_product(x, i) for x, i in zip(a, init))
     if type(a) is tuple:
         out = []
         cur: IntTuple = init

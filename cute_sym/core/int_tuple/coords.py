@@ -74,6 +74,8 @@ def idx2crd(idx: Any, shape: IntTuple, stride: IntTuple | None = None) -> Any:
 
     >>> idx2crd(16, (3, (2, 3))), idx2crd((1, 5), (3, (2, 3)))
     ((1, (1, 2)), (1, (1, 2)))
+    >>> idx2crd(42, (3, 7, 2, 1))      # the last mode takes the rest, also on an extent 1
+    (0, 0, 0, 1)
     """
     if type(idx) is tuple:
         if type(shape) is not tuple:
@@ -97,7 +99,9 @@ def idx2crd(idx: Any, shape: IntTuple, stride: IntTuple | None = None) -> Any:
 def _idx2crd_rest(idx: Any, shape: IntTuple) -> Any:
     """Every mode but the last takes ``idx % size(mode)``; the last takes the rest (as crd2idx)."""
     if type(shape) is not tuple:
-        return 0 if type(shape) is int and shape == 1 else idx
+        # the rest, also on a static extent 1 (CuTe: idx2crd(42, (3,7,2,1)) is (0,0,0,1)); a symbolic
+        # index is in range (@pre), where the rest on an extent 1 is 0
+        return 0 if type(shape) is int and shape == 1 and type(idx) is not int else idx
     out = []
     last = len(shape) - 1
     for k, s in enumerate(shape):
