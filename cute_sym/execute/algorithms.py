@@ -107,7 +107,7 @@ def _atom_copy(atom: Copy_Atom, src: Tensor, dst: Tensor, what: str) -> None:
     if atom.Traits.name.startswith("AutoVectorizingCopy"):     # no value layouts: the plain copy
         _plain_copy(src, dst, what)
         return
-    plan = copy_plan(Copy_Atom(atom.Traits, atom.ValType))
+    plan = copy_plan(atom)
     tensor_offsets(src, what), tensor_offsets(dst, what)
     if plan.nthr == 1:
         run_copy(plan, [(src, dst)], what)
@@ -147,7 +147,7 @@ def copy_if(*args: Any) -> None:
         if not isinstance(atom, Copy_Atom):
             raise LayoutError(f"copy_if: expected a Copy_Atom, got {type(atom).__name__}")
         src, dst = _tensor(src, "copy_if"), _tensor(dst, "copy_if")
-        plan = copy_plan(Copy_Atom(atom.Traits, atom.ValType))
+        plan = copy_plan(atom)
         if plan.nthr != 1:
             raise LayoutError(f"copy_if: {atom!r} is an instruction of {plan.nthr} threads; predicate "
                               "a copy of one thread")

@@ -62,12 +62,14 @@ def numpy() -> Any:
     return np
 
 
+@lru_cache(maxsize=None)
 def _key(name: str) -> str:
     key = type_name(name)
     sizeof_bits(key)            # an unknown name raises here, with the table's message
     return key
 
 
+@lru_cache(maxsize=None)
 def storage_dtype(name: str) -> Any:
     """The NumPy dtype that holds elements of the CuTe type ``name`` (same width in bits).
 
@@ -92,11 +94,13 @@ def element_type_of(dtype: Any) -> str:
     return out
 
 
+@lru_cache(maxsize=None)
 def is_float_type(name: str) -> bool:
     key = _key(name)
     return key in ("half_t", "half", "__half", "float", "double", "tfloat32_t") or key in _BITS
 
 
+@lru_cache(maxsize=None)
 def compute_dtype(name: str) -> Any:
     """The dtype arithmetic on values of ``name`` runs in: ``float64``, ``int64`` or ``complex128``."""
     np = numpy()
