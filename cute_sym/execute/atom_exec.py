@@ -30,7 +30,7 @@ from ..layout import Layout, size
 from ..tensor.atoms.copy_atom import Copy_Atom
 from ..tensor.atoms.mma_traits import MMA_Traits
 from ..tensor.numeric import compute_dtype, encode, decode, numpy, round_to
-from .offsets import layout_offsets
+from .offsets import layout_offsets, move
 
 __all__ = ["CopyPlan", "copy_plan", "MMAPlan", "mma_plan", "run_copy", "run_mma"]
 
@@ -112,7 +112,7 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
         if so.size != do.size or so.size % plan.nvs:
             raise LayoutError(f"{what}: the source has {so.size} and the destination {do.size} elements; the "
                               f"atom moves {plan.nvs} an instruction")
-        d.engine.store(do, s.engine.load(so))
+        move(s.engine, so, d.engine, do)
         return
     present = [l for l, x in enumerate(lanes) if x is not None]
     if not present:
@@ -137,12 +137,14 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
         raise LayoutError(f"{what}: the instruction reads lanes {missing}, which do not take part")
     ctx = current()
     vals: Any = None
+    types = {x.engine.dtype for l in present for x in lanes[l]}
+    raw = len(types) == 1 and None not in types          # one element type: the bits move
     for l in np.nonzero(need)[0].tolist():
         s = lanes[l][0]
         off = layout_offsets(s.layout).reshape((n_instr, plan.nvs))
         cols = np.nonzero(plan.used[l])[0]
         with _acting(ctx, l):
-            got = s.engine.load(off[:, cols])
+            got = s.engine.load_raw(off[:, cols]) if raw else s.engine.load(off[:, cols])
         if vals is None:
             vals = np.zeros((plan.nthr, n_instr, plan.nvs), dtype=got.dtype)
         vals[l][:, cols] = got
@@ -151,7 +153,10 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
         off = layout_offsets(d.layout).reshape((n_instr, plan.nvd))
         out = vals[plan.src_lane[l], :, plan.src_val[l]].T        # (n_instr, nvd)
         with _acting(ctx, l):
-            d.engine.store(off, out)
+            if raw:
+                d.engine.store_raw(off, out)
+            else:
+                d.engine.store(off, out)
 
 
 class _acting:

@@ -144,7 +144,7 @@ def _fp8_encode(name: str, x: Any) -> Any:
     pick_hi = (dhi < dlo) | ((dhi == dlo) & (codes[hi] % 2 == 0))
     c = np.where(pick_hi, codes[hi], codes[lo]).astype(np.uint8)
     neg = np.signbit(np.asarray(x, dtype=np.float64))
-    c = np.where(neg & (c != 0), c | 0x80, c)
+    c = np.where(neg, c | 0x80, c)
     nan = np.isnan(np.asarray(x, dtype=np.float64))
     return np.where(nan, np.uint8(0x7F), c).astype(np.uint8)
 
@@ -174,9 +174,10 @@ def encode(name: str, values: Any) -> Any:
     v = np.asarray(values)
     if dt.kind in "iu" and v.dtype.kind in "iu":
         return v.astype(np.int64).astype(dt)            # two's-complement wrap, as C++'s cast
-    if dt.kind in "iu" and v.dtype.kind == "f":
-        return np.trunc(v).astype(np.int64).astype(dt)
-    return v.astype(dt)
+    with np.errstate(over="ignore", invalid="ignore"):   # as C++'s conversions: inf past the range
+        if dt.kind in "iu" and v.dtype.kind == "f":
+            return np.trunc(v).astype(np.int64).astype(dt)
+        return v.astype(dt)
 
 
 def decode(name: str, stored: Any) -> Any:
