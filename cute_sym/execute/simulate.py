@@ -241,8 +241,7 @@ class Simulation:
         m.done, m.error = True, why
         self._faults.append(Fault("divergence", "", self._step, (), tuple(threads[:6]), len(threads), why))
         for t in m.waiting:
-            t.state = "runnable"
-        self._meetings.pop(m.key, None)
+            t.state = "runnable"        # the failed meeting stays: later arrivals leave at once
 
     def _settle(self) -> None:
         """After a thread exits: a barrier the rest wait at may now be complete; an instruction that
@@ -293,6 +292,8 @@ class Simulation:
                 members = [t.tid for t in self._threads if t.state != "exited"]
             m = _Meeting(mkey, members, fn)
             self._meetings[mkey] = m
+        if m.done:
+            raise _Abort(m.error or "")
         if key == ("sync",):
             lane = m.members.index(me.tid)
         if lane in m.payload:
