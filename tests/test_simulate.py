@@ -37,7 +37,7 @@ def test_a_missing_barrier_is_a_race() -> None:
     kinds = {f.kind for f in bad.faults}
     assert "race" in kinds and all(f.memory == "s" for f in bad.faults)
     race = next(f for f in bad.faults if f.kind == "race")
-    assert race.count == 64           # each thread reads the element its neighbour writes in the same step
+    assert race.n == 64           # each thread reads the element its neighbour writes in the same step
     with pytest.raises(cs.SimulationError, match="race"):
         bad.check()
 
@@ -63,7 +63,7 @@ def test_an_overlapping_partition_reports_exactly_the_shared_elements(seed: int)
     shared = sorted(o for o, w in writers.items() if len(w) > 1)
     races = report.of("race")
     if shared:
-        assert len(races) == 1 and races[0].count == len(shared) and races[0].offsets == tuple(shared[:6])
+        assert len(races) == 1 and races[0].n == len(shared) and races[0].offsets == tuple(shared[:6])
     else:
         assert report.ok
 
@@ -143,7 +143,7 @@ def test_reads_before_writes_and_accesses_outside_memory() -> None:
 
     report = sim.run(kernel)
     unread = report.of("uninitialized_read")
-    assert len(unread) == 1 and unread[0].step == 0 and unread[0].count == 8
+    assert len(unread) == 1 and unread[0].step == 0 and unread[0].n == 8
     oob = report.of("out_of_bounds")
     assert sorted(f.threads[0] for f in oob) == [4, 5, 6, 7]
     assert not report.of("race")

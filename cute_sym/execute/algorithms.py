@@ -198,7 +198,7 @@ def fill(t: Tensor, value: Any) -> None:
     [44, 44, 44, 44]
     """
     t = _tensor(t, "fill")
-    t.engine.store(tensor_offsets(t, "fill"), value)          # type: ignore[union-attr]
+    _memory(t).store(tensor_offsets(t, "fill"), value)
 
 
 def clear(t: Tensor) -> None:
@@ -230,7 +230,7 @@ def _mode_sizes(t: Tensor, what: str) -> tuple[int, ...]:
     out = tuple(size(s) for s in shape)
     if not all(type(s) is int for s in out):
         raise LayoutError(f"{what}: the extents {t.shape} are symbolic")
-    return out  # type: ignore[return-value]
+    return out
 
 
 def _fma_type(t: Tensor) -> str:
