@@ -502,18 +502,18 @@ if TYPE_CHECKING:
     from .execute import axpby, clear, copy, copy_if, fill, gemm
     from .execute.simulate import Simulation, simulate, syncthreads
     from .execute.report import Fault, SimulationError, SimulationReport
-    from .execute.examples import einsum, im2col
+    from .execute.examples import einsum, im2col, im2col_coord, im2col_padded
 
 _EXECUTE: dict[str, str] = {
     "recast": "tensor.recast",
     **{n: "execute.algorithms" for n in ("axpby", "clear", "copy", "copy_if", "fill", "gemm")},
     **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads")},
     **{n: "execute.report" for n in ("Fault", "SimulationError", "SimulationReport")},
-    **{n: "execute.examples" for n in ("einsum", "im2col")},
+    **{n: "execute.examples" for n in ("einsum", "im2col", "im2col_coord", "im2col_padded")},
 }
 __all__ += [
     "recast", "axpby", "clear", "copy", "copy_if", "fill", "gemm", "Simulation", "simulate", "syncthreads",
-    "Fault", "SimulationError", "SimulationReport", "einsum", "im2col",
+    "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
 ]
 
 

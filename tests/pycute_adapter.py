@@ -165,3 +165,11 @@ def einsum(subscripts: str, A: PTensor, B: PTensor, C: PTensor) -> PTensor:
 
 def im2col(A: PTensor, stencil: Any, **kw: Any) -> PTensor:
     return PTensor(cs.im2col(A.t, stencil, **kw))
+
+
+def im2col_coord(A: PTensor, stencil: Any, **kw: Any) -> PTensor:
+    return PTensor(cs.im2col_coord(A.t, stencil, **kw))
+
+
+def im2col_padded(A: PTensor, stencil: Any, **kw: Any) -> PTensor:
+    return PTensor(cs.im2col_padded(A.t, stencil, **kw))

@@ -273,21 +273,81 @@ def test_im2col_renesting_and_blocking() -> None:
         assert B[(0, ((w, t),)), ((tap,), 0)] == A[0, (w, t + tap), 0]
 
 
+def _in_bounds(c: Any, s: Any) -> bool:
+    return all(0 <= x < pc.size(e) for x, e in zip(c, s))
+
+
+def test_im2col_coordinates() -> None:
+    A = pc.make_tensor(_row_major((1, 4, 4, 1)))
+    B = pc.im2col_coord(A, (2, 2))
+    assert B[(0, (0, 0)), ((0, 0), 0)] == (0, 0, 0, 0) and B[(0, (1, 2)), ((1, 1), 0)] == (0, 2, 3, 0)
+    P = pc.im2col_coord(A, (3, 3), lower_dhw=(1, 1))
+    assert P[(0, (0, 0)), ((0, 0), 0)] == (0, -1, -1, 0)
+    assert not _in_bounds(P[(0, (0, 0)), ((0, 0), 0)], pc.shape(A)) and _in_bounds(P[(0, (1, 1)), ((1, 1), 0)], pc.shape(A))
+    H = _iota_int(pc.Layout((1, (2, 4), 1), (32, (1, 8), 1)))
+    for stencil, kw in [((2,), dict(stride_trs=(2,))), ((3,), dict(stride_trs=(2,))), ((4,), dict(stride_dhw=(2,)))]:
+        Bo, Co = pc.im2col(H, stencil, **kw), pc.im2col_coord(H, stencil, **kw)
+        assert pc.size[0](Co) == pc.size[0](Bo) and pc.size[1](Co) == pc.size[1](Bo)
+        assert [Bo[i] for i in range(pc.size(Bo))] == [H[tuple(Co[i])] for i in range(pc.size(Co))]
+    for shape_A, stencil, kw in [((2, 5, 6, 3), (2, 3), {}), ((2, 5, 6, 3), (2, 3), dict(stride_dhw=(2, 2))),
+                                 ((1, 7, 7, 2), (3, 3), dict(stride_trs=(2, 2))), ((1, 7, 7, 2), (3, 3), dict(lower_dhw=(1, 1))),
+                                 ((2, 4, 5, 6, 2), (2, 2, 2), dict(stride_dhw=(1, 2, 1), stride_trs=(1, 1, 2)))]:
+        X = _iota_int(_row_major(shape_A), lambda i: i + 1)
+        off, crd = pc.im2col(X, stencil, **kw), pc.im2col_coord(X, stencil, **kw)
+        for i in range(pc.size(off)):
+            c = tuple(crd[i])
+            if _in_bounds(c, pc.shape(X)):
+                assert off[i] == X[c]
+
+
+def test_im2col_padded_reads_the_fill_outside() -> None:
+    A = _iota_int(_row_major((1, 3, 3, 1)), lambda i: i + 1)
+    B = pc.im2col_padded(A, (3, 3), lower_dhw=(1, 1))
+    assert B[(0, (1, 1)), ((1, 1), 0)] == A[0, 1, 1, 0] and B[(0, (0, 0)), ((0, 0), 0)] == 0
+    assert pc.im2col_padded(A, (3, 3), lower_dhw=(1, 1), fill=-7)[(0, (0, 0)), ((0, 0), 0)] == -7
+    row = B[(0, (0, 0)), None]
+    assert [row[k] for k in range(pc.size(row))] == [0, 0, 0, 0, A[0, 0, 0, 0], A[0, 1, 0, 0], 0, A[0, 0, 1, 0],
+                                                      A[0, 1, 1, 0]]
+    Hc = _iota_int(pc.Layout((1, 3, 3, (2, 2)), (36, 12, 4, (2, 1))), lambda i: i + 1)
+    P = pc.im2col_padded(Hc, (3, 3), lower_dhw=(1, 1))
+    assert pc.shape(P) == ((1, (3, 3)), ((3, 3), (2, 2)))
+    assert P[(0, (1, 1)), ((1, 1), (1, 1))] == Hc[0, 1, 1, (1, 1)] and P[(0, (0, 0)), ((0, 0), (0, 0))] == 0
+
+
+def test_im2col_walks_the_stencil_backwards_for_dgrad() -> None:
+    A = pc.make_tensor(_row_major((1, 6, 1)))
+    T = 3
+    B = pc.im2col_coord(A, T, lower_trs=T - 1, stride_trs=-1, shape_zpq=6, lower_dhw=T - 1)
+    for z, t in itertools.product(range(6), range(T)):
+        assert B[(0, (z,)), ((t,), 0)][1] == z - t
+
+
 CONVS = [(1, 1, (4, 4), 1, (2, 2), {}), (2, 3, (5, 6), 4, (2, 3), {}), (2, 2, (7, 7), 3, (3, 3), dict(stride_dhw=(2, 2))),
          (1, 2, (7, 7), 2, (3, 3), dict(stride_trs=(2, 2))), (2, 3, (8,), 4, (3,), {}),
-         (2, 2, (4, 5, 6), 3, (2, 3, 2), {}), (2, 4, (5, 5), 3, (1, 1), {})]
+         (2, 2, (4, 5, 6), 3, (2, 3, 2), {}), (2, 4, (5, 5), 3, (1, 1), {}),
+         (2, 2, (5, 5), 3, (3, 3), dict(lower_dhw=(1, 1))), (1, 1, (5, 5), 2, (2, 2), dict(lower_dhw=(1, 1), upper_dhw=(0, 0))),
+         (2, 2, (9, 9), 2, (3, 3), dict(lower_dhw=(2, 2), stride_dhw=(2, 2), stride_trs=(2, 2))),
+         (1, 2, (8,), 2, (3,), dict(lower_dhw=1)),
+         (1, 2, (6, 7, 8), 2, (2, 3, 2), dict(lower_dhw=(0, 1, 1), stride_dhw=(1, 2, 1), stride_trs=(1, 1, 2)))]
 
 
 @pytest.mark.parametrize("N,C,dhw,K,stencil,kw", CONVS)
 def test_im2col_convolution_equals_the_direct_one(N: int, C: int, dhw: tuple[int, ...], K: int, stencil: Any,
                                                   kw: dict[str, Any]) -> None:
     n_sp = len(dhw)
-    u, s = kw.get("stride_dhw", (1,) * n_sp), kw.get("stride_trs", (1,) * n_sp)
+
+    def per(v: Any) -> tuple[int, ...]:
+        return v if isinstance(v, tuple) else (v,) * n_sp
+
+    u, s = per(kw.get("stride_dhw", 1)), per(kw.get("stride_trs", 1))
+    lo = per(kw.get("lower_dhw", 0))
+    hi = lo if kw.get("upper_dhw") is None else per(kw["upper_dhw"])
     act = _iota_int(_row_major((N, *dhw, C)), lambda i: i % 7 - 3)
     flt = _iota_int(_row_major((K, *stencil, C)), lambda i: i % 5 - 2)
-    zpq = tuple((d - ((t - 1) * ss + 1)) // uu + 1 for d, t, uu, ss in zip(dhw, stencil, u, s))
+    zpq = tuple((d + a + b - ((t - 1) * ss + 1)) // uu + 1 for d, t, uu, ss, a, b in zip(dhw, stencil, u, s, lo, hi))
     out = pc.make_tensor(_row_major((N, *zpq, K)), dtype=ctypes.c_int64)
-    A_mk = pc.im2col(act, stencil, **kw)
+    padded = any(a or b for a, b in zip(lo, hi))
+    A_mk = pc.im2col_padded(act, stencil, **kw) if padded else pc.im2col(act, stencil, **kw)
     B_nk = pc.make_layout([flt.layout[0], pc.make_layout([pc.make_layout([flt.layout[i] for i in range(1, 1 + n_sp)]),
                                                           flt.layout[n_sp + 1]])])
     C_mn = pc.make_layout([pc.make_layout([out.layout[0], pc.make_layout([out.layout[i] for i in range(1, 1 + n_sp)])]),
@@ -297,7 +357,9 @@ def test_im2col_convolution_equals_the_direct_one(N: int, C: int, dhw: tuple[int
         for pos in itertools.product(*(range(z) for z in zpq)):
             total = 0
             for tap in itertools.product(*(range(t) for t in stencil)):
-                crd = tuple(uu * p + ss * t for p, t, uu, ss in zip(pos, tap, u, s))
+                crd = tuple(uu * p + ss * t - a for p, t, uu, ss, a in zip(pos, tap, u, s, lo))
+                if not all(0 <= x < d for x, d in zip(crd, dhw)):
+                    continue
                 for c in range(C):
                     total += act[(n, *crd, c)] * flt[(k, *tap, c)]
             assert out[(n, *pos, k)] == total
@@ -311,8 +373,9 @@ def test_im2col_convolution_equals_the_direct_one(N: int, C: int, dhw: tuple[int
                                         (dict(stencil=(9, 9)), "does not fit")])
 def test_im2col_rejects(kw: dict[str, Any], message: str) -> None:
     A = pc.make_tensor(_row_major((2, 4, 4, 3)))
-    with pytest.raises(ValueError, match=message):
-        pc.im2col(A, **kw)
+    for view in (pc.im2col, pc.im2col_coord, pc.im2col_padded):
+        with pytest.raises(ValueError, match=message):
+            view(A, **kw)
     assert issubclass(LayoutError, ValueError)
 
 

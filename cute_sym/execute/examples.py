@@ -22,7 +22,7 @@ from ..swizzle import composition
 from ..tensor.tensor import Tensor
 from .algorithms import gemm
 
-__all__ = ["einsum", "im2col"]
+__all__ = ["einsum", "im2col", "im2col_coord", "im2col_padded"]
 
 
 def _mode(t: Tensor, i: int) -> Layout:
@@ -102,6 +102,58 @@ def _per_mode(value: Any, n: int, default: Any, what: str) -> tuple[Any, ...]:
     return tuple(v)
 
 
+def _im2col(A: Tensor, stencil: Any, coord: bool, lower_dhw: Any, upper_dhw: Any, stride_dhw: Any,
+            lower_trs: Any, stride_trs: Any, shape_zpq: Any) -> tuple[Layout, list[Any]]:
+    """The layout ``((N,(Z,P,Q)), ((T,R,S),C))`` over ``A``'s offsets (or, ``coord``, its coordinates:
+    one basis a top-level mode, each mode read as a 1-D index) and the spatial origin (one value a
+    spatial mode, ``lower_trs - lower_dhw``)."""
+    if not isinstance(A, Tensor):
+        raise LayoutError(f"im2col: expected a Tensor, got {type(A).__name__}")
+    r = _rank(A)
+    n = r - 2
+    if n < 1:
+        raise LayoutError(f"im2col: activation {A.shape} needs at least (N, W, C)")
+    stencil = _per_mode(stencil, n, None, "stencil")
+    lo = _per_mode(lower_dhw, n, 0, "lower_dhw")
+    hi = lo if upper_dhw is None else _per_mode(upper_dhw, n, 0, "upper_dhw")
+    u = _per_mode(stride_dhw, n, 1, "stride_dhw")
+    lt = _per_mode(lower_trs, n, 0, "lower_trs")
+    s = _per_mode(stride_trs, n, 1, "stride_trs")
+    modes = [_mode(A, i) for i in range(r)]
+    if coord:
+        modes = [_basis_mode(m, i) for i, m in enumerate(modes)]
+    spatial = modes[1:-1]
+    if shape_zpq is None:
+        zpq = tuple(1 + (size(spatial[i]) + lo[i] + hi[i] - ((stencil[i] - 1) * s[i] + 1)) // u[i] for i in range(n))
+    else:
+        zpq = _per_mode(shape_zpq, n, None, "shape_zpq")
+    if any(z <= 0 for z in zpq):
+        raise LayoutError(f"im2col: stencil {stencil} dilated by {s} does not fit in {tuple(size(x) for x in spatial)} "
+                          f"padded by {lo}/{hi}: extent {zpq}")
+    compose = _basis_composition if coord else composition
+    a_dhw = make_layout(*spatial)
+    windows = compose(a_dhw, tuple(make_layout(z, d) for z, d in zip(zpq, u)))
+    taps = compose(a_dhw, tuple(make_layout(t, d) for t, d in zip(stencil, s)))
+    layout = make_layout(make_layout(modes[0], windows), make_layout(taps, modes[-1]))
+    return layout, [lt[i] - lo[i] for i in range(n)]
+
+
+def _basis_mode(m: Layout, i: int) -> Layout:
+    """Mode ``i`` of shape ``m.shape`` mapping to its 1-D index times ``E(i)``."""
+    from ..layout.layout import _mk
+    from ..tensor.arith_tuple import E
+    compact = make_layout(m.shape)
+    scale = E(i)
+    def go(d: Any) -> Any:
+        return tuple(go(x) for x in d) if type(d) is tuple else scale * d if d != 1 else scale
+    return _mk(m.shape, go(compact.stride))
+
+
+def _basis_composition(a: Layout, tiler: Any) -> Any:
+    from ..tensor.basis_layout import composition as basis_composition
+    return basis_composition(a, tiler)
+
+
 def im2col(A: Tensor, stencil: Any, *, lower_dhw: Any = None, upper_dhw: Any = None, stride_dhw: Any = None,
            lower_trs: Any = None, stride_trs: Any = None, shape_zpq: Optional[Any] = None) -> Tensor:
     """The ``im2col`` view of the activation ``A`` ``(N, [D,] [H,] W, C)``: the ``(M,K)`` tensor
@@ -113,7 +165,8 @@ def im2col(A: Tensor, stencil: Any, *, lower_dhw: Any = None, upper_dhw: Any = N
     dilation (default 1), ``lower_trs`` stencil origin (default 0); ``shape_zpq`` the output
     extents, by default ``Z = 1 + (D + lo + hi - ((T-1)*s + 1)) // u``. The spatial coordinate read
     is ``u*z + s*t + lower_trs - lower_dhw``: a padded window starts before ``A``'s origin (its
-    offsets leave ``A``; in a simulation they are reported).
+    offsets leave ``A``; :func:`im2col_padded` reads a fill value there, :func:`im2col_coord`
+    gives the coordinates).
 
     @pre ``rank(A) >= 3``; parameters of the spatial rank ("has rank .. but expected .."); every
          output extent positive ("does not fit").
@@ -128,37 +181,60 @@ def im2col(A: Tensor, stencil: Any, *, lower_dhw: Any = None, upper_dhw: Any = N
     >>> float(V[(0, (1, 2)), ((1, 0), 0)]) == float(X[0, 2, 2, 0])
     True
     """
-    if not isinstance(A, Tensor):
-        raise LayoutError(f"im2col: expected a Tensor, got {type(A).__name__}")
+    layout, origin = _im2col(A, stencil, False, lower_dhw, upper_dhw, stride_dhw, lower_trs, stride_trs, shape_zpq)
+    offset = 0
     r = _rank(A)
-    n = r - 2
-    if n < 1:
-        raise LayoutError(f"im2col: activation {A.shape} needs at least (N, W, C)")
-    stencil = _per_mode(stencil, n, None, "stencil")
-    lo = _per_mode(lower_dhw, n, 0, "lower_dhw")
-    hi = lo if upper_dhw is None else _per_mode(upper_dhw, n, 0, "upper_dhw")
-    u = _per_mode(stride_dhw, n, 1, "stride_dhw")
-    lt = _per_mode(lower_trs, n, 0, "lower_trs")
-    s = _per_mode(stride_trs, n, 1, "stride_trs")
-    spatial = [_mode(A, i) for i in range(1, r - 1)]
-    if shape_zpq is None:
-        zpq = tuple(1 + (size(spatial[i]) + lo[i] + hi[i] - ((stencil[i] - 1) * s[i] + 1)) // u[i] for i in range(n))
-    else:
-        zpq = _per_mode(shape_zpq, n, None, "shape_zpq")
-    if any(z <= 0 for z in zpq):
-        raise LayoutError(f"im2col: stencil {stencil} dilated by {s} does not fit in {tuple(size(x) for x in spatial)} "
-                          f"padded by {lo}/{hi}: extent {zpq}")
-    a_dhw = make_layout(*spatial)
-    windows = composition(a_dhw, tuple(make_layout(z, d) for z, d in zip(zpq, u)))
-    taps = composition(a_dhw, tuple(make_layout(t, d) for t, d in zip(stencil, s)))
-    layout = make_layout(make_layout(_mode(A, 0), windows), make_layout(taps, _mode(A, r - 1)))
-    origin = 0
-    for i in range(n):
-        c = lt[i] - lo[i]
+    for i, c in enumerate(origin):
+        m = _mode(A, i + 1)
         if c >= 0:
-            origin += spatial[i](c)
-        elif type(spatial[i].stride) is int:
-            origin += c * spatial[i].stride
+            offset += m(c)
+        elif type(m.stride) is int:
+            offset += c * m.stride
         else:
-            raise LayoutError(f"im2col: a padded origin before a hierarchical spatial mode {spatial[i]} has no offset")
-    return Tensor(A.engine + origin, layout)
+            raise LayoutError(f"im2col: a padded origin before a hierarchical spatial mode {m} has no offset; "
+                              "use im2col_padded or im2col_coord")
+    assert r >= 3
+    return Tensor(A.engine + offset, layout)
+
+
+def im2col_coord(A: Tensor, stencil: Any, *, lower_dhw: Any = None, upper_dhw: Any = None, stride_dhw: Any = None,
+                 lower_trs: Any = None, stride_trs: Any = None, shape_zpq: Optional[Any] = None) -> Tensor:
+    """:func:`im2col`'s layout over ``A``'s coordinates: element ``(m, k)`` is the coordinate of ``A``
+    (each top-level mode as a 1-D index, an :class:`ArithmeticTuple`) that ``im2col`` reads there;
+    a padded position gives a coordinate outside ``A`` (negative, or past an extent).
+
+    @post ``A[result[m, k]] == im2col(A, ...)[m, k]`` wherever ``result[m, k]`` is inside ``A``.
+
+    >>> import numpy as np
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> X = make_tensor(np.arange(16.0), make_layout((1, 4, 4, 1), (16, 4, 1, 1)))
+    >>> P = im2col_coord(X, (3, 3), lower_dhw=(1, 1))
+    >>> P[(0, (0, 0)), ((0, 0), 0)], P[(0, (1, 2)), ((1, 1), 0)]
+    (ArithmeticTuple((_0,_-1,_-1,_0)), ArithmeticTuple((_0,_1,_2,_0)))
+    """
+    from ..tensor.arith_tuple import ArithmeticTuple
+    from ..tensor.engine import CountingEngine
+    layout, origin = _im2col(A, stencil, True, lower_dhw, upper_dhw, stride_dhw, lower_trs, stride_trs, shape_zpq)
+    return Tensor(CountingEngine(ArithmeticTuple((0, *origin, 0))), layout)
+
+
+def im2col_padded(A: Tensor, stencil: Any, *, fill: Any = 0, lower_dhw: Any = None, upper_dhw: Any = None,
+                  stride_dhw: Any = None, lower_trs: Any = None, stride_trs: Any = None,
+                  shape_zpq: Optional[Any] = None) -> Tensor:
+    """:func:`im2col` read through a bounds check: a position whose coordinate is outside ``A``
+    reads ``fill`` (what TMA's out-of-bounds fill does for a padded convolution); read-only.
+
+    @post ``result[m, k] == A[c]`` for ``c = im2col_coord(A, ...)[m, k]`` inside ``A``, else ``fill``.
+
+    >>> import numpy as np
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> X = make_tensor(np.arange(1.0, 10.0), make_layout((1, 3, 3, 1), (9, 3, 1, 1)))
+    >>> B = im2col_padded(X, (3, 3), lower_dhw=(1, 1))
+    >>> float(B[(0, (1, 1)), ((1, 1), 0)]), B[(0, (0, 0)), ((0, 0), 0)]
+    (5.0, 0)
+    """
+    crd = im2col_coord(A, stencil, lower_dhw=lower_dhw, upper_dhw=upper_dhw, stride_dhw=stride_dhw,
+                       lower_trs=lower_trs, stride_trs=stride_trs, shape_zpq=shape_zpq)
+    from .bounded import BoundedEngine
+    eng = crd.engine
+    return Tensor(BoundedEngine(A, fill, eng.coord), crd.layout)  # type: ignore[union-attr]
