@@ -31,6 +31,8 @@ class BoundedEngine(CountingEngine):
     """
 
     __slots__ = ("_tensor", "_fill")
+    _tensor: Tensor
+    _fill: Any
 
     def __init__(self, tensor: Tensor, fill: Any, coord: Any = 0) -> None:
         super().__init__(coord)
