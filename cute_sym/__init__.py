@@ -499,20 +499,21 @@ def _atom_attr(name: str) -> _Any:
 # (__getattr__ below), so `import cute_sym` imports neither NumPy nor them.
 if TYPE_CHECKING:
     from .tensor.recast import recast
+    from .tensor.einfold import einfold
     from .execute import axpby, clear, copy, copy_if, fill, gemm
     from .execute.simulate import Simulation, simulate, syncthreads
     from .execute.report import Fault, SimulationError, SimulationReport
     from .execute.examples import einsum, im2col, im2col_coord, im2col_padded
 
 _EXECUTE: dict[str, str] = {
-    "recast": "tensor.recast",
+    "recast": "tensor.recast", "einfold": "tensor.einfold",
     **{n: "execute.algorithms" for n in ("axpby", "clear", "copy", "copy_if", "fill", "gemm")},
     **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads")},
     **{n: "execute.report" for n in ("Fault", "SimulationError", "SimulationReport")},
     **{n: "execute.examples" for n in ("einsum", "im2col", "im2col_coord", "im2col_padded")},
 }
 __all__ += [
-    "recast", "axpby", "clear", "copy", "copy_if", "fill", "gemm", "Simulation", "simulate", "syncthreads",
+    "recast", "einfold", "axpby", "clear", "copy", "copy_if", "fill", "gemm", "Simulation", "simulate", "syncthreads",
     "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
 ]
 

@@ -15,6 +15,7 @@ from typing import Any
 import cute_sym as cs
 from cute_sym import _
 from cute_sym.tensor.arith_tuple import ArithmeticTuple
+from cute_sym.tensor.einfold import parse_modes as _parse_modes  # noqa: F401  (PyCuTe's example's private name)
 from cute_sym.tensor.engine import CountingEngine
 
 _CTYPES = {ctypes.c_int: "int32_t", ctypes.c_int32: "int32_t", ctypes.c_int64: "int64_t", ctypes.c_double: "double",
@@ -173,3 +174,13 @@ def im2col_coord(A: PTensor, stencil: Any, **kw: Any) -> PTensor:
 
 def im2col_padded(A: PTensor, stencil: Any, **kw: Any) -> PTensor:
     return PTensor(cs.im2col_padded(A.t, stencil, **kw))
+
+
+def einfold(subscripts: str, source: Any) -> Any:
+    out = cs.einfold(subscripts, _un(source))
+    return PTensor(out) if isinstance(out, cs.Tensor) else out
+
+
+def is_layout(x: Any) -> bool:
+    return isinstance(x, cs.Layout)
+

@@ -385,3 +385,138 @@ def test_an_integer_is_a_rank_1_value() -> None:
 
 
 _unused: Optional[int] = None
+
+
+# ------------------------------------------------------------------ examples/einfold_test.py
+def _fold_check(subscripts: str, source: Any, expected: Any) -> None:
+    got = pc.einfold(subscripts, source)
+    assert pc.is_layout(got) and got == expected, (subscripts, got)
+    T = pc.Tensor(pc.ImplicitAccessor(17), source)
+    folded = pc.einfold(subscripts, T)
+    assert pc.is_tensor(folded) and folded is not T and folded.accessor is T.accessor and folded.layout == expected
+    assert pc.einfold(subscripts, pc.shape(source)) == pc.shape(expected)
+    assert pc.einfold(subscripts, pc.stride(source)) == pc.stride(expected)
+
+
+L = pc.Layout
+FOLDS = [("ijk -> ijk", L((2, 3, 5), (7, 11, 13)), L((2, 3, 5), (7, 11, 13))),
+         ("ijkl -> kilj", L((2, 3, 5, 7), (1, 2, 6, 30)), L((5, 2, 7, 3), (6, 1, 30, 2))),
+         ("abcd -> (ac)(db)", L((2, 3, 5, 7), (1, 2, 6, 30)), L(((2, 5), (7, 3)), ((1, 6), (30, 2)))),
+         ("(ab)cd -> d(ac)b", L(((1, 3), 1, 5), ((0, 7), 0, 11)), L((5, (1, 1), 3), (11, (0, 0), 7))),
+         ("(ab)cd -> d(bc)a", L(((2, 3), 5, 7), ((101, 17), 1009, 43)), L((7, (3, 5), 2), (43, (17, 1009), 101))),
+         ("ij -> ij", L((2, 3), (1, 2)), L((2, 3), (1, 2))), ("ij -> (ij)", L((2, 3), (1, 2)), L(((2, 3),), ((1, 2),))),
+         ("ij -> ((ij))", L((2, 3), (1, 2)), L((((2, 3),),), (((1, 2),),))),
+         ("(ab)c -> abc", L(((2, 3), 5), ((1, 2), 6)), L((2, 3, 5), (1, 2, 6))),
+         ("(ab)c -> (ba)c", L(((2, 3), 5), ((7, 11), 13)), L(((3, 2), 5), ((11, 7), 13))),
+         ("tb -> bt", L(((2, 3), 5), ((7, 11), 13)), L((5, (2, 3)), (13, (7, 11)))),
+         ("(ab)(cd) -> (acb)d", L(((2, 3), (5, 7)), ((1, 2), (6, 30))), L(((2, 5, 3), 7), ((1, 6, 2), 30))),
+         ("((ab)(cd))e -> e((da)(bc))", L((((2, 3), (5, 7)), 11), (((1, 2), (6, 30)), 210)),
+          L((11, ((7, 2), (3, 5))), (210, ((30, 1), (2, 6))))),
+         ("ijk->k(ij)", L((2, 3, 5), (1, 2, 6)), L((5, (2, 3)), (6, (1, 2)))),
+         (" i j k -> k ( i j ) ", L((2, 3, 5), (1, 2, 6)), L((5, (2, 3)), (6, (1, 2)))),
+         ("ij -> iji", L((2, 3), (1, 2)), L((2, 3, 2), (1, 2, 1))), ("ij -> (ii)j", L((2, 3), (1, 2)), L(((2, 2), 3), ((1, 1), 2))),
+         ("ij -> ii", L((2, 3), (1, 2)), L((2, 2), (1, 1))),
+         ("tb -> tbt", L(((2, 3), 5), ((1, 2), 6)), L(((2, 3), 5, (2, 3)), ((1, 2), 6, (1, 2)))),
+         ("(ab)c -> (aca)b", L(((2, 3), 5), ((1, 2), 6)), L(((2, 5, 2), 3), ((1, 6, 1), 2))),
+         ("ijk -> ik", L((2, 3, 5), (1, 2, 6)), L((2, 5), (1, 6))), ("(ab)c -> ab", L(((2, 3), 5), ((1, 2), 6)), L((2, 3), (1, 2))),
+         ("ijk -> ik", L((2, 3, 5, 7), (1, 2, 6, 30)), L((2, 5, 7), (1, 6, 30))),
+         ("ijk -> (ik)", L((2, 3, 5, 7), (1, 2, 6, 30)), L(((2, 5), 7), ((1, 6), 30))),
+         ("i -> i", L(4, 5), L(4, 5)), ("i -> (i)", L(4, 5), L((4,), (5,))), ("i -> i", L((4,), (5,)), L((4,), (5,))),
+         ("(i) -> i", L((4,), (5,)), L(4, 5)), ("i -> i", L((2, 3, 5), (1, 2, 6)), L((2, 3, 5), (1, 2, 6))),
+         ("i -> (i)", L((2, 3, 5), (1, 2, 6)), L(((2, 3, 5),), ((1, 2, 6),))),
+         ("i -> ii", L((2, 3, 5), (1, 2, 6)), L(((2, 3, 5), (2, 3, 5)), ((1, 2, 6), (1, 2, 6)))),
+         ("(i) -> i", L((2, 3, 5), (1, 2, 6)), L((2, 3, 5), (1, 2, 6))),
+         ("(i) -> ((i))", L((2, 3, 5), (1, 2, 6)), L(((2,), 3, 5), ((1,), 2, 6))),
+         ("ij -> ji", L(((12, 4), 42, 5, 7)), L((42, (12, 4), 5, 7), (48, (1, 12), 2016, 10080))),
+         ("ij -> (ji)", L((2, 3, 5, 7), (1, 2, 6, 30)), L(((3, 2), 5, 7), ((2, 1), 6, 30))),
+         ("((ab)(cd))e -> e((da)(bc))", L((((2, 3), (4, 5)), 6, 7)), L((6, ((5, 2), (3, 4)), 7), (120, ((24, 1), (2, 6)), 720))),
+         ("ij -> (ij)", L((2, 3, 5, 7), (1, 2, 6, 30)), L(((2, 3), 5, 7), ((1, 2), 6, 30))),
+         ("ijk -> (ij)k", L((2, 3, 5, 7), (1, 2, 6, 30)), L(((2, 3), 5, 7), ((1, 2), 6, 30))),
+         ("(ij) -> ji", L(((2, 3), 5, 7), ((1, 2), 6, 30)), L((3, 2, 5, 7), (2, 1, 6, 30))),
+         ("(ij)k -> jik", L(((2, 3), 5, 7), ((1, 2), 6, 30)), L((3, 2, 5, 7), (2, 1, 6, 30)))]
+
+
+@pytest.mark.parametrize("subscripts,source,expected", FOLDS)
+def test_einfold(subscripts: str, source: Any, expected: Any) -> None:
+    _fold_check(subscripts, source, expected)
+
+
+def test_einfold_of_tuples() -> None:
+    import cute_sym as cs
+    assert pc.einfold("ij -> ji", (2, 3)) == (3, 2) and pc.einfold("ij -> (ij)", (2, 3)) == ((2, 3),)
+    assert pc.einfold("i -> i", (2, 3, 5)) == (2, 3, 5) and pc.einfold("(ab)c -> (ca)b", ((2, 3), 5)) == ((5, 2), 3)
+    assert pc.einfold("ij -> ji", ((12, 4), 42, 5, 7)) == (42, (12, 4), 5, 7)
+    assert pc.einfold("ij -> ji", (cs.E(0), cs.E(1))) == (cs.E(1), cs.E(0))
+    assert pc.einfold("ij -> ji", (None, 3)) == (3, None) and pc.einfold("(ab)c -> (cb)a", ((None, 1), 2)) == ((2, 1), None)
+    assert pc.einfold("ij -> ji", ("m", "n")) == ("n", "m")
+    tiler = (pc.Layout((2, 3)), pc.Layout(5))
+    assert pc.einfold("ij -> ji", tiler) == (pc.Layout(5), pc.Layout((2, 3)))
+    assert pc.einfold("ij -> (ij)", tiler) == ((pc.Layout((2, 3)), pc.Layout(5)),)
+    assert pc.einfold("i -> i", 4) == 4 and pc.einfold("i -> (i)", 4) == (4,) and pc.einfold("i -> ii", 4) == (4, 4)
+    A = pc.Layout(((2, 3), 5, 7), ((1, 2), 6, 30))
+    B = pc.einfold("(ab)c -> c(ba)", A)
+    assert pc.shape(B) == pc.einfold("(ab)c -> c(ba)", pc.shape(A)) and pc.stride(B) == pc.einfold("(ab)c -> c(ba)", pc.stride(A))
+    assert type(pc.einfold("ij -> ji", pc.Layout((2, 3)))) is cs.Layout and type(pc.einfold("ij -> ji", (2, 3))) is tuple
+    wrapped = pc.einfold("i -> (i)", pc.Layout(((2, 3), 5), ((1, 2), 6)))
+    assert wrapped == pc.Layout((((2, 3), 5),), (((1, 2), 6),)) and pc.einfold("(i) -> i", wrapped) == pc.Layout(((2, 3), 5), ((1, 2), 6))
+
+
+def test_einfold_tensor_views_alias_their_source() -> None:
+    src = pc.make_tensor(pc.Layout((2, 3), (1, 2)), dtype=ctypes.c_int)
+    for i, j in itertools.product(range(2), range(3)):
+        src[i, j] = 10 * i + j
+    view = pc.einfold("ij -> ji", src)
+    assert pc.is_tensor(view) and view.accessor is src.accessor
+    assert all(view[j, i] == src[i, j] for i in range(2) for j in range(3))
+    view[2, 1] = 123
+    assert src[1, 2] == 123
+    src[0, 1] = 456
+    assert view[1, 0] == 456
+
+
+PARSES = [("i", "i"), ("ij", ("i", "j")), ("(i)", ("i",)), ("((i))", (("i",),)), ("(ji)", (("j", "i"),)),
+          ("((ji))", ((("j", "i"),),)), ("(ab)c", (("a", "b"), "c")), ("((ab)c)d", ((("a", "b"), "c"), "d")),
+          ("(a)b", (("a",), "b")), ("  a ( b c ) ", ("a", ("b", "c"))), ("  ( i ) ", ("i",)), ("i0j1", ("i", "0", "j", "1"))]
+
+
+@pytest.mark.parametrize("text,expected", PARSES)
+def test_einfold_parses_mode_expressions(text: str, expected: Any) -> None:
+    assert pc._parse_modes(text) == expected
+
+
+MALFORMED = [("", "empty mode expression"), ("   ", "empty mode expression"), ("()", "empty mode group"),
+             ("(", "unclosed '('"), ("(a(b)", "unclosed '('"), (")", "unmatched ')'"), ("a)b", "unmatched ')'"),
+             ("i,j", "separators between modes are implied"), ("i_j", "invalid mode name '_'"),
+             ("i+j", "invalid mode name '+'"), ("i.j", "invalid mode name '.'"), ("[ij]", "invalid mode name '['")]
+
+
+@pytest.mark.parametrize("text,message", MALFORMED)
+def test_einfold_rejects_malformed_expressions(text: str, message: str) -> None:
+    import re
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pc._parse_modes(text)
+    for subscripts in (f"{text} -> ij", f"ij -> {text}"):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            pc.einfold(subscripts, pc.Layout((2, 3)))
+
+
+def test_einfold_rejects() -> None:
+    import re
+    for s in ["ij", "ji", "ij>ji", "ij-ji", "ij->ji->k"]:
+        with pytest.raises(ValueError, match=re.escape("expected exactly one '->'")):
+            pc.einfold(s, pc.Layout((2, 3)))
+    for s, src, msg in [("ii->i", pc.Layout((2, 3)), "input contains repeated names"),
+                        ("(ij)i->ij", pc.Layout(((2, 3), 5)), "input contains repeated names"),
+                        ("ij->ik", pc.Layout((2, 3)), "output contains unknown names: ['k']"),
+                        ("ij->ijk", pc.Layout((2, 3)), "output contains unknown names: ['k']"),
+                        ("ij->(jk)", pc.Layout((2, 3)), "output contains unknown names: ['k']")]:
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            pc.einfold(s, src)
+    unmatched = "does not match the source profile"
+    for s, src in [("ijk -> kji", pc.Layout((2, 3))), ("ijk -> kji", (2, 3)), ("(ij)k -> ijk", pc.Layout((2, 3))),
+                   ("((ij)k)l -> ijkl", pc.Layout((2, 3))), ("(ijk)l -> ijkl", pc.Layout(((2, 3), 5))),
+                   ("(ij)(kl) -> ijkl", pc.Layout(((2, 3), 5, 11))), ("(i) -> i", pc.Layout(4, 5)),
+                   ("ij -> ji", 42), ("ij -> ji", None), ("ij -> ji", "tensor"),
+                   ("(ab)c -> abc", (pc.Layout((2, 3)), pc.Layout(5)))]:
+        with pytest.raises(ValueError, match=unmatched):
+            pc.einfold(s, src)
