@@ -166,3 +166,16 @@ def test_copy_if_keeps_the_predicated_elements() -> None:
     hd = cs.make_tensor(np.zeros(16, dtype=np.float16), make_layout((4, 4)))
     cs.copy_if(atom, lambda j: j != 2, hs, hd)          # instruction j moves column j
     assert [float(hd[1, j]) for j in range(4)] == [1.0, 5.0, 0.0, 13.0]
+
+
+def test_partition_caches_keep_dynamic_and_static_extents_apart() -> None:
+    """A dynamic 128 equals and hashes as a static _128: the partitions kept per layout (which the
+    simulation relies on) must not hand one's answer to the other."""
+    tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint128_t>", "half_t"), make_layout((32, 4)), make_layout((8, 1)))
+    static, dynamic = cs.parse("(_256,_128):(_128,_1)"), cs.parse("(256,128):(128,_1)")
+    for first, second in ((static, dynamic), (dynamic, static)):
+        a, b = tc.get_slice(110).partition_S(first), tc.get_slice(110).partition_S(second)
+        assert cs.to_str(a) != cs.to_str(b) and a.is_static() == first.is_static()
+    mma = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN")
+    s, d = cs.parse("(_16,_16):(_16,_1)"), cs.parse("(16,16):(16,_1)")
+    assert mma.get_slice(0).partition_A(s).is_static() and not mma.get_slice(0).partition_A(d).is_static()

@@ -185,6 +185,8 @@ class TiledCopy(Copy_Atom):
         tiler_rank = len(self._tiler) if type(self._tiler) is tuple else 1
         if layout.rank() < tiler_rank:
             raise RankError(f"{what}: Rank of tensor to be partitioned too small ({layout.rank()} < {tiler_rank}).")
+        if not layout.is_static():       # a dynamic 128 equals a static _128: only static layouts are kept
+            return _like(x, self.tile2thrfrg(_ops.zipped_divide(layout, self._tiler), ref2trg))
         return _like(x, _tidfrg_layout(self, layout, ref2trg))
 
     def tidfrg_S(self, x: Any) -> Any:
@@ -245,7 +247,7 @@ class TiledCopy(Copy_Atom):
         """
         if not isinstance(layout, Layout):
             raise LayoutError(f"retile: expected a Layout, got {type(layout).__name__}")
-        return _retile(self, layout)
+        return _retile(self, layout) if layout.is_static() else self._retile_uncached(layout)
 
     def _retile_uncached(self, layout: Layout) -> Layout:
         r = layout.rank()

@@ -202,7 +202,10 @@ class TiledMMA:
         return hash((self.atom, self.atom_layout_mnk, self.permutation_mnk_))
 
     def _thrfrg(self, x: Any, op: str) -> AnyLayout:
-        return _thrfrg(self, _layout_of(x, f"thrfrg_{op}"), op)
+        lay = _layout_of(x, f"thrfrg_{op}")
+        if not lay.is_static():     # a dynamic 128 equals (and hashes as) a static _128: not kept
+            return self._thrfrg_uncached(lay, op)
+        return _thrfrg(self, lay, op)
 
     def _thrfrg_uncached(self, lay: AnyLayout, op: str) -> AnyLayout:
         i, j, tv = _MODES[op]
