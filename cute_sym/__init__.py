@@ -346,7 +346,7 @@ def make_smem_ptr(name: str, dtype: _Optional[str] = None, offset: IntLike = 0) 
 @_api(_tensor.make_rmem_ptr, wrap=False, plain=False)
 def make_rmem_ptr(name: str, dtype: _Optional[str] = None, offset: IntLike = 0) -> _Pointer: ...
 @_api(_tensor.make_tensor, wrap=False, plain=False)
-def make_tensor(engine: _Any, layout: _Any, stride: _Any = None) -> Tensor: ...
+def make_tensor(engine: _Any, layout: _Any = None, stride: _Any = None, dtype: _Optional[str] = None) -> Tensor: ...
 @_api(_tensor.make_coord_tensor, wrap=False, plain=False)
 def make_coord_tensor(layout: Layout) -> Tensor: ...
 @_api(_tensor.make_identity_tensor, wrap=False, plain=False)
@@ -529,6 +529,35 @@ def _atom_attr(name: str) -> _Any:
     return _api(impl, **entry)(face)
 
 
+# Kernels on the CPU (issue 37): recast of tensors, CuTe's algorithms over tensors in memory and
+# the thread-level simulation of a CTA. They need NumPy (an optional extra) and load on first use
+# (__getattr__ below), so `import cute_sym` imports neither NumPy nor them.
+if TYPE_CHECKING:
+    from .tensor.recast import recast
+    from .tensor.einfold import einfold
+    from .execute import axpby, clear, copy, copy_if, fill, gemm
+    from .execute.simulate import Simulation, simulate, syncthreads
+    from .execute.report import Fault, SimulationError, SimulationReport
+    from .execute.examples import einsum, im2col, im2col_coord, im2col_padded
+
+_EXECUTE: dict[str, str] = {
+    "recast": "tensor.recast", "einfold": "tensor.einfold",
+    **{n: "execute.algorithms" for n in ("axpby", "clear", "copy", "copy_if", "fill", "gemm")},
+    **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads")},
+    **{n: "execute.report" for n in ("Fault", "SimulationError", "SimulationReport")},
+    **{n: "execute.examples" for n in ("einsum", "im2col", "im2col_coord", "im2col_padded")},
+}
+__all__ += [
+    "recast", "einfold", "axpby", "clear", "copy", "copy_if", "fill", "gemm", "Simulation", "simulate", "syncthreads",
+    "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
+]
+
+
+def _execute_attr(name: str) -> _Any:
+    import importlib
+    return getattr(importlib.import_module(f"{__name__}.{_EXECUTE[name]}"), name)
+
+
 # Pictures: CuTe's print_latex / print_svg text; cute_sym's SVG and offline HTML of every object.
 # Analyses: vector width, bank conflicts, coalescing, copy/MMA compatibility (symbolic answers by cases).
 # Both load on first use (module __getattr__ below): `import cute_sym` stays fast for the algebra.
@@ -566,6 +595,8 @@ def __getattr__(name: str) -> _Any:
         from .codegen.expr import FloorDiv as value
     elif name in _ATOMS:
         value = _atom_attr(name)
+    elif name in _EXECUTE:
+        value = _execute_attr(name)
     elif name in _PICTURES:
         from .views import draw
         value = _checked(getattr(draw, name))

@@ -32,10 +32,11 @@ from ..tensor.atoms.mma_traits import MMA_Traits
 from ..tensor.mma import ThrMMA, TiledMMA
 from ..tensor.copy import ThrCopy
 from ..tensor.numeric import compute_dtype, numpy, round_to
+from ..tensor.engine import ArrayEngine
 from ..tensor.tensor import Tensor
 from .atom_exec import copy_plan, mma_plan, run_copy, run_mma
 from .context import current
-from .offsets import load_values, store_values, tensor_offsets
+from .offsets import load_values, move, store_values, tensor_offsets
 
 __all__ = ["copy", "copy_if", "gemm", "fill", "clear", "axpby"]
 
@@ -62,7 +63,10 @@ def _same_size(src: Tensor, dst: Tensor, what: str) -> int:
 
 def _plain_copy(src: Tensor, dst: Tensor, what: str) -> None:
     _same_size(src, dst, what)
-    store_values(dst, load_values(src, what), what)
+    if isinstance(src.engine, ArrayEngine) and isinstance(dst.engine, ArrayEngine):
+        move(src.engine, tensor_offsets(src, what), dst.engine, tensor_offsets(dst, what))
+    else:
+        store_values(dst, load_values(src, what), what)
 
 
 def _atom_of(x: Any) -> Copy_Atom:
@@ -107,7 +111,7 @@ def _atom_copy(atom: Copy_Atom, src: Tensor, dst: Tensor, what: str) -> None:
     if atom.Traits.name.startswith("AutoVectorizingCopy"):     # no value layouts: the plain copy
         _plain_copy(src, dst, what)
         return
-    plan = copy_plan(Copy_Atom(atom.Traits, atom.ValType))
+    plan = copy_plan(atom)
     tensor_offsets(src, what), tensor_offsets(dst, what)
     if plan.nthr == 1:
         run_copy(plan, [(src, dst)], what)
@@ -147,7 +151,7 @@ def copy_if(*args: Any) -> None:
         if not isinstance(atom, Copy_Atom):
             raise LayoutError(f"copy_if: expected a Copy_Atom, got {type(atom).__name__}")
         src, dst = _tensor(src, "copy_if"), _tensor(dst, "copy_if")
-        plan = copy_plan(Copy_Atom(atom.Traits, atom.ValType))
+        plan = copy_plan(atom)
         if plan.nthr != 1:
             raise LayoutError(f"copy_if: {atom!r} is an instruction of {plan.nthr} threads; predicate "
                               "a copy of one thread")
@@ -155,8 +159,7 @@ def copy_if(*args: Any) -> None:
         keep = _truth(pred, n_instr)
         si = tensor_offsets(src).reshape((n_instr, plan.nvs))[keep]
         di = tensor_offsets(dst).reshape((n_instr, plan.nvd))[keep]
-        vals = src.engine.load(si)                           # type: ignore[union-attr]
-        dst.engine.store(di, vals[:, plan.src_val[0]])       # type: ignore[union-attr]
+        move(_memory(src), si, _memory(dst), di[:, np.argsort(plan.src_val[0])])
         return
     if len(args) != 3:
         raise LayoutError(f"copy_if takes (pred, src, dst) or (copy_atom, pred, src, dst), got {len(args)} arguments")
@@ -165,8 +168,14 @@ def copy_if(*args: Any) -> None:
     n = _same_size(src, dst, "copy_if")
     keep = _truth(pred, n)
     idx = np.nonzero(keep)[0]
-    vals = src.engine.load(tensor_offsets(src)[idx])         # type: ignore[union-attr]
-    dst.engine.store(tensor_offsets(dst)[idx], vals)         # type: ignore[union-attr]
+    move(_memory(src), tensor_offsets(src)[idx], _memory(dst), tensor_offsets(dst)[idx])
+
+
+def _memory(t: Tensor) -> ArrayEngine:
+    eng = t.engine
+    if not isinstance(eng, ArrayEngine):
+        raise LayoutError(f"the tensor {t} is not over memory")
+    return eng
 
 
 def _truth(pred: Union[Tensor, Callable[[int], Any]], n: int) -> Any:
@@ -189,7 +198,7 @@ def fill(t: Tensor, value: Any) -> None:
     [44, 44, 44, 44]
     """
     t = _tensor(t, "fill")
-    t.engine.store(tensor_offsets(t, "fill"), value)          # type: ignore[union-attr]
+    _memory(t).store(tensor_offsets(t, "fill"), value)
 
 
 def clear(t: Tensor) -> None:
@@ -221,7 +230,7 @@ def _mode_sizes(t: Tensor, what: str) -> tuple[int, ...]:
     out = tuple(size(s) for s in shape)
     if not all(type(s) is int for s in out):
         raise LayoutError(f"{what}: the extents {t.shape} are symbolic")
-    return out  # type: ignore[return-value]
+    return out
 
 
 def _fma_type(t: Tensor) -> str:

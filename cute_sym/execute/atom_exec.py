@@ -30,7 +30,7 @@ from ..layout import Layout, size
 from ..tensor.atoms.copy_atom import Copy_Atom
 from ..tensor.atoms.mma_traits import MMA_Traits
 from ..tensor.numeric import compute_dtype, encode, decode, numpy, round_to
-from .offsets import layout_offsets
+from .offsets import layout_offsets, move
 
 __all__ = ["CopyPlan", "copy_plan", "MMAPlan", "mma_plan", "run_copy", "run_mma"]
 
@@ -68,15 +68,21 @@ class CopyPlan(NamedTuple):
     src_lane: Any        # (nthr, nvd): the lane whose source value lands in dst (lane, v)
     src_val: Any         # (nthr, nvd): that source value
     used: Any            # (nthr, nvs) bool: the source values some destination reads
+    identity: bool       # one lane, each value to itself: the plain copy
 
 
-@lru_cache(maxsize=256)
 def copy_plan(atom: Copy_Atom) -> CopyPlan:
-    """The element moves of one instruction of ``atom``.
+    """The element moves of one instruction of ``atom`` (a copy atom, or a tiled copy of it).
 
     @post ``ValLayoutSrc(src_lane[t,v], src_val[t,v]) == ValLayoutDst(t, v)`` for every destination value.
     """
+    return _copy_plan(atom.Traits, atom.ValType)
+
+
+@lru_cache(maxsize=256)
+def _copy_plan(traits: Any, val_type: str) -> CopyPlan:
     np = numpy()
+    atom = Copy_Atom(traits, val_type)
     nthr = _int(size(atom.ValLayoutRef[0]), "the atom's thread count")
     nvs, nvd = atom.NumValSrc, atom.NumValDst
     src = _table(atom.ValLayoutSrc, nthr, nvs)
@@ -88,7 +94,8 @@ def copy_plan(atom: Copy_Atom) -> CopyPlan:
         raise LayoutError(f"{atom!r}: a destination value has no source value (the atom's layouts disagree)")
     used = np.zeros((nthr, nvs), dtype=bool)
     used[sl, sv] = True
-    return CopyPlan(nthr, nvs, nvd, sl, sv, used)
+    identity = nthr == 1 and nvs == nvd and bool((sv[0] == np.arange(nvd)).all())
+    return CopyPlan(nthr, nvs, nvd, sl, sv, used, identity)
 
 
 def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
@@ -99,6 +106,14 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
     """
     from .context import current
     np = numpy()
+    if plan.identity:
+        s, d = lanes[0]
+        so, do = layout_offsets(s.layout), layout_offsets(d.layout)
+        if so.size != do.size or so.size % plan.nvs:
+            raise LayoutError(f"{what}: the source has {so.size} and the destination {do.size} elements; the "
+                              f"atom moves {plan.nvs} an instruction")
+        move(s.engine, so, d.engine, do)
+        return
     present = [l for l, x in enumerate(lanes) if x is not None]
     if not present:
         return
@@ -122,12 +137,14 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
         raise LayoutError(f"{what}: the instruction reads lanes {missing}, which do not take part")
     ctx = current()
     vals: Any = None
+    types = {x.engine.dtype for l in present for x in lanes[l]}
+    raw = len(types) == 1 and None not in types          # one element type: the bits move
     for l in np.nonzero(need)[0].tolist():
         s = lanes[l][0]
         off = layout_offsets(s.layout).reshape((n_instr, plan.nvs))
         cols = np.nonzero(plan.used[l])[0]
         with _acting(ctx, l):
-            got = s.engine.load(off[:, cols])
+            got = s.engine.load_raw(off[:, cols]) if raw else s.engine.load(off[:, cols])
         if vals is None:
             vals = np.zeros((plan.nthr, n_instr, plan.nvs), dtype=got.dtype)
         vals[l][:, cols] = got
@@ -136,7 +153,10 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
         off = layout_offsets(d.layout).reshape((n_instr, plan.nvd))
         out = vals[plan.src_lane[l], :, plan.src_val[l]].T        # (n_instr, nvd)
         with _acting(ctx, l):
-            d.engine.store(off, out)
+            if raw:
+                d.engine.store_raw(off, out)
+            else:
+                d.engine.store(off, out)
 
 
 class _acting:

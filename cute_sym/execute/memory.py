@@ -44,6 +44,7 @@ class TrackedMemory:
         self.reads: list[tuple[int, Any]] = []
         self.writes: list[tuple[int, Any]] = []
         self.faults: list[Fault] = []
+        self.unwritten: list[tuple[int, Any]] = []      # this step's reads of unwritten elements
 
     def log(self, thread: Any, kind: str, idx: Any) -> None:
         np = numpy()
@@ -58,14 +59,18 @@ class TrackedMemory:
         if self.written is not None and self.own is not None:
             bad = ~(self.written[idx] | (self.own[tid, idx] == self.step + 1))
             if bad.any():
-                offs = np.unique(idx[bad])
-                self.faults.append(Fault("uninitialized_read", self.name, self.step, _sample(offs), (tid,),
-                                         int(offs.size), f"{offs.size} elements read before any write"))
+                self.unwritten.append((tid, idx[bad]))
 
     def end_step(self, step: int) -> list[Fault]:
         """Close the step: the races it held; its writes become visible. Returns (and keeps) its faults."""
         np = numpy()
         out, self.faults = self.faults, []
+        if self.unwritten:
+            offs = np.unique(np.concatenate([i for _t, i in self.unwritten]))
+            who = sorted({t for t, _i in self.unwritten})
+            out.append(Fault("uninitialized_read", self.name, step, _sample(offs), _sample(np.array(who)),
+                             int(offs.size), f"{offs.size} elements read before any write"))
+            self.unwritten = []
         if self.writes:
             w_tid = np.concatenate([np.full(i.size, t, dtype=np.int64) for t, i in self.writes])
             w_off = np.concatenate([i for _t, i in self.writes])

@@ -23,7 +23,7 @@ from ..tensor.engine import ArrayEngine, CountingEngine
 from ..tensor.numeric import numpy
 from ..tensor.tensor import Tensor
 
-__all__ = ["layout_offsets", "eval_layout", "tensor_offsets", "load_values", "store_values"]
+__all__ = ["layout_offsets", "eval_layout", "tensor_offsets", "load_values", "store_values", "move"]
 
 
 def _leaves(layout: Layout) -> tuple[list[int], list[int]]:
@@ -103,6 +103,15 @@ def load_values(t: Tensor, what: str = "execution") -> Any:
             out[i] = t[i]
         return out
     return _engine(t, what).load(tensor_offsets(t, what))
+
+
+def move(src: ArrayEngine, src_offsets: Any, dst: ArrayEngine, dst_offsets: Any) -> None:
+    """``dst[dst_offsets] = src[src_offsets]``: the bits themselves between memories of one element
+    type (a copy keeps -0 and NaN payloads), the values converted between types."""
+    if src.dtype == dst.dtype and src.dtype is not None:
+        dst.store_raw(dst_offsets, src.load_raw(src_offsets))
+    else:
+        dst.store(dst_offsets, src.load(src_offsets))
 
 
 def store_values(t: Tensor, values: Any, what: str = "execution") -> None:

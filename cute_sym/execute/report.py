@@ -23,14 +23,14 @@ FAULT_KINDS = ("race", "uninitialized_read", "out_of_bounds", "divergence", "err
 
 
 class Fault(NamedTuple):
-    """One kind of fault in one memory in one step: ``count`` elements, a few of their offsets
+    """One kind of fault in one memory in one step: ``n`` elements, a few of their offsets
     and of the threads involved."""
     kind: str
     memory: str
     step: int
     offsets: tuple[int, ...]
     threads: tuple[int, ...]
-    count: int
+    n: int
     message: str
 
     def __str__(self) -> str:

@@ -241,8 +241,7 @@ class Simulation:
         m.done, m.error = True, why
         self._faults.append(Fault("divergence", "", self._step, (), tuple(threads[:6]), len(threads), why))
         for t in m.waiting:
-            t.state = "runnable"
-        self._meetings.pop(m.key, None)
+            t.state = "runnable"        # the failed meeting stays: later arrivals leave at once
 
     def _settle(self) -> None:
         """After a thread exits: a barrier the rest wait at may now be complete; an instruction that
@@ -293,6 +292,8 @@ class Simulation:
                 members = [t.tid for t in self._threads if t.state != "exited"]
             m = _Meeting(mkey, members, fn)
             self._meetings[mkey] = m
+        if m.done:
+            raise _Abort(m.error or "")
         if key == ("sync",):
             lane = m.members.index(me.tid)
         if lane in m.payload:
@@ -324,14 +325,33 @@ class Simulation:
                 raise LayoutError(f"gemm: the lanes of {atom.name} (ThrID {atom.ThrID}) are known from its "
                                   "TiledMMA: pass the tiled MMA or its thread slice")
             return tid % n, tid // n, [tid - tid % n + l for l in range(n)]
-        table = self._vmnk.get(tiled)
-        if table is None:
-            table = [tiled.get_slice(t).thr_vmnk for t in range(self.num_threads)]
-            self._vmnk[tiled] = table
-        v = table[tid]
-        group = tuple(v[1:])
-        lanes = {int(table[t][0]): t for t in range(self.num_threads) if tuple(table[t][1:]) == group}
-        return int(v[0]), group, [lanes[l] for l in sorted(lanes)]
+        groups = self._vmnk.get(tiled)
+        if groups is None:
+            groups = _mma_groups(tiled)
+            self._vmnk[tiled] = groups
+        where = groups.get(tid)
+        if where is None:
+            raise LayoutError(f"gemm: thread {tid} is no thread of the tiled MMA (its threads are "
+                              f"the values of {tiled.get_thr_layout_vmnk()})")
+        return where
+
+
+def _mma_groups(tiled: TiledMMA) -> dict[int, tuple[int, Any, list[int]]]:
+    """thread index -> (lane: its ThrV coordinate, group: its (ThrM,ThrN,ThrK), the group's threads by lane),
+    read off ``thr_layout_vmnk`` ((ThrV,ThrM,ThrN,ThrK) -> thread index)."""
+    from ..layout import size
+    vmnk = tiled.get_thr_layout_vmnk()
+    sizes = [int(size(vmnk[i])) for i in range(4)]
+    coord: dict[int, tuple[int, tuple[int, int, int]]] = {}
+    for i in range(int(size(vmnk))):
+        v, r = i % sizes[0], i // sizes[0]
+        m, r = r % sizes[1], r // sizes[1]
+        n, k = r % sizes[2], r // sizes[2]
+        coord[int(vmnk(i))] = (v, (m, n, k))
+    members: dict[tuple[int, int, int], list[int]] = {}
+    for t, (v, g) in sorted(coord.items(), key=lambda x: x[1][0]):
+        members.setdefault(g, []).append(t)
+    return {t: (v, g, members[g]) for t, (v, g) in coord.items()}
 
 
 def syncthreads() -> None:

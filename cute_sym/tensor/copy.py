@@ -13,6 +13,7 @@ in the atom's *reference* (thr, val) order) and maps it to the source or destina
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Union
 
 from ..core.errors import LayoutError, RankError
@@ -184,7 +185,9 @@ class TiledCopy(Copy_Atom):
         tiler_rank = len(self._tiler) if type(self._tiler) is tuple else 1
         if layout.rank() < tiler_rank:
             raise RankError(f"{what}: Rank of tensor to be partitioned too small ({layout.rank()} < {tiler_rank}).")
-        return _like(x, self.tile2thrfrg(_ops.zipped_divide(layout, self._tiler), ref2trg))
+        if not layout.is_static():       # a dynamic 128 equals a static _128: only static layouts are kept
+            return _like(x, self.tile2thrfrg(_ops.zipped_divide(layout, self._tiler), ref2trg))
+        return _like(x, _tidfrg_layout(self, layout, ref2trg))
 
     def tidfrg_S(self, x: Any) -> Any:
         """``(M,N,...)`` -> ``(Thr, (FrgV,FrgX), (RestM,RestN,...))`` in the atom's source order:
@@ -244,6 +247,9 @@ class TiledCopy(Copy_Atom):
         """
         if not isinstance(layout, Layout):
             raise LayoutError(f"retile: expected a Layout, got {type(layout).__name__}")
+        return _retile(self, layout) if layout.is_static() else self._retile_uncached(layout)
+
+    def _retile_uncached(self, layout: Layout) -> Layout:
         r = layout.rank()
         v = _static_int(size(layout[0]) if r > 1 or type(layout.shape) is tuple else size(layout), "retile: size<0>")
         inv = _compose(right_inverse(self.TiledLayout_TV), make_layout(self._tiler_shape()))
@@ -371,6 +377,18 @@ class ThrCopy:
     def retile_D(self, x: Any) -> Any:
         """``retile_D``: the same map as ``retile_S`` (both assume the reference order)."""
         return _like(x, self.tiled_copy.retile(_plain(_layout_of(x, "retile_D"))))
+
+
+@lru_cache(maxsize=512)
+def _tidfrg_layout(tc: TiledCopy, layout: LayoutLike, ref2trg: Layout) -> LayoutLike:
+    """``tile2thrfrg(zipped_divide(layout, Tiler_MN))``, kept: every thread's partition of one
+    tensor starts from it."""
+    return tc.tile2thrfrg(_ops.zipped_divide(layout, tc._tiler), ref2trg)
+
+
+@lru_cache(maxsize=512)
+def _retile(tc: TiledCopy, layout: Layout) -> Layout:
+    return tc._retile_uncached(layout)
 
 
 def _layout_of(x: Any, what: str) -> LayoutLike:

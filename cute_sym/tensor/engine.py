@@ -365,6 +365,26 @@ class ArrayEngine:
             return np.array([a[i] for i in idx.tolist()], dtype=object if isinstance(a, list) else np.uint8)
         return decode(self._dtype or "double", self.flat()[idx])
 
+    def load_raw(self, offsets: Any) -> Any:
+        """The stored bits at ``offsets`` (the storage dtype, not decoded): what a copy between
+        memories of one element type moves."""
+        if isinstance(self._array, (list, bytearray)):
+            return self.load(offsets)
+        idx = self._indices(offsets)
+        if self._tracker is not None:
+            self._tracker.access("r", idx)
+        return self.flat()[idx]
+
+    def store_raw(self, offsets: Any, raw: Any) -> None:
+        """Store bits read by :meth:`load_raw` of memory of the same element type."""
+        if isinstance(self._array, (list, bytearray)):
+            self.store(offsets, raw)
+            return
+        idx = self._indices(offsets)
+        if self._tracker is not None:
+            self._tracker.access("w", idx)
+        self.flat(True)[idx] = raw
+
     def store(self, offsets: Any, values: Any) -> None:
         """Store ``values`` (rounded to the element type) at ``offsets``; a repeated offset keeps the
         last value, as the elementwise loop would."""

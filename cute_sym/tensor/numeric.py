@@ -62,12 +62,14 @@ def numpy() -> Any:
     return np
 
 
+@lru_cache(maxsize=None)
 def _key(name: str) -> str:
     key = type_name(name)
     sizeof_bits(key)            # an unknown name raises here, with the table's message
     return key
 
 
+@lru_cache(maxsize=None)
 def storage_dtype(name: str) -> Any:
     """The NumPy dtype that holds elements of the CuTe type ``name`` (same width in bits).
 
@@ -92,11 +94,13 @@ def element_type_of(dtype: Any) -> str:
     return out
 
 
+@lru_cache(maxsize=None)
 def is_float_type(name: str) -> bool:
     key = _key(name)
     return key in ("half_t", "half", "__half", "float", "double", "tfloat32_t") or key in _BITS
 
 
+@lru_cache(maxsize=None)
 def compute_dtype(name: str) -> Any:
     """The dtype arithmetic on values of ``name`` runs in: ``float64``, ``int64`` or ``complex128``."""
     np = numpy()
@@ -140,7 +144,7 @@ def _fp8_encode(name: str, x: Any) -> Any:
     pick_hi = (dhi < dlo) | ((dhi == dlo) & (codes[hi] % 2 == 0))
     c = np.where(pick_hi, codes[hi], codes[lo]).astype(np.uint8)
     neg = np.signbit(np.asarray(x, dtype=np.float64))
-    c = np.where(neg & (c != 0), c | 0x80, c)
+    c = np.where(neg, c | 0x80, c)
     nan = np.isnan(np.asarray(x, dtype=np.float64))
     return np.where(nan, np.uint8(0x7F), c).astype(np.uint8)
 
@@ -170,9 +174,10 @@ def encode(name: str, values: Any) -> Any:
     v = np.asarray(values)
     if dt.kind in "iu" and v.dtype.kind in "iu":
         return v.astype(np.int64).astype(dt)            # two's-complement wrap, as C++'s cast
-    if dt.kind in "iu" and v.dtype.kind == "f":
-        return np.trunc(v).astype(np.int64).astype(dt)
-    return v.astype(dt)
+    with np.errstate(over="ignore", invalid="ignore"):   # as C++'s conversions: inf past the range
+        if dt.kind in "iu" and v.dtype.kind == "f":
+            return np.trunc(v).astype(np.int64).astype(dt)
+        return v.astype(dt)
 
 
 def decode(name: str, stored: Any) -> Any:

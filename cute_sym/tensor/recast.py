@@ -58,7 +58,7 @@ def recast(tensor: Tensor, new_type: str) -> Tensor:
     new_bits = sizeof_bits(new)
     eng = tensor.engine
     old = eng.dtype if isinstance(eng, (Pointer, ArrayEngine)) else None
-    if old is None:
+    if old is None or not isinstance(eng, (Pointer, ArrayEngine)):
         raise LayoutError(f"recast: the engine {eng} has no element type to recast from")
     old_bits = sizeof_bits(old)
     layout = recast_layout(tensor.layout, old_bits, new_bits)
