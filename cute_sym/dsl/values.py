@@ -155,6 +155,8 @@ def _tree(t: Any, vals: dict[str, Any]) -> Any:
         return tuple(_tree(e, vals) for e in t)
     if isinstance(t, Underscore) or t is _:
         return None
+    if isinstance(t, (Layout, ComposedLayout)):      # a tiler's mode
+        return value_to_dsl(t, vals)
     if isinstance(t, ScaledBasis):
         import cutlass.cute as cute
         modes = list(t.modes)
