@@ -91,6 +91,12 @@ def _child(path: str) -> None:
     def _atom_job(expr: str) -> dict[str, Any]:
         a = eval(expr, space)       # (the test's own expressions)
         out: dict[str, Any] = {"name": dsl_atom_name(a)}
+        if type(a).__name__.endswith("Op"):
+            try:
+                from_dsl(a)
+            except cs.LayoutError as e:
+                out["refused"] = str(e)
+            return out
         x = from_dsl(a)
         kind = type(a).__name__
         if kind == "MmaAtom":
@@ -123,11 +129,21 @@ def _child(path: str) -> None:
     while i < len(jobs):
         fd, log = tempfile.mkstemp(suffix=".jsonl")
         os.close(fd)
+        arch = jobs[i].get("arch")
+        group = [j for j in jobs[i:]]
+        for k, j in enumerate(group):
+            if j.get("arch") != arch:
+                group = group[:k]
+                break
         pid = os.fork()
-        if pid == 0:        # the worker
+        if pid == 0:        # the worker (one target architecture: warpgroup MMAs need sm_90a)
+            if arch:        # (the DSL reads its target once: set it on the DSL's own settings)
+                from cutlass.base_dsl.dsl import BaseDSL
+                os.environ["CUTE_DSL_ARCH"] = arch
+                BaseDSL._get_dsl().envar.arch = arch
             with open(log, "w") as fh:
                 def body() -> None:
-                    for job in jobs[i:]:
+                    for job in group:
                         fh.write(START + job["id"] + "\n")
                         fh.flush()
                         fh.write(RESULT + json.dumps(one(job)) + "\n")
@@ -154,17 +170,16 @@ def _child(path: str) -> None:
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
             results.append(RESULT + json.dumps({"id": started, "crash": sig}))
             i += 1
-        elif i < len(jobs):
+        elif i < len(jobs) and jobs[i - 1]["id"] != group[-1]["id"]:
             raise RuntimeError(f"the DSL worker stopped before {jobs[i]['id']} (status {status})")
     sys.stdout.write("\n".join(results) + "\n")
 
 
-def run_jobs(jobs: list[dict[str, Any]], timeout: float = 900, arch: str | None = None) -> dict[str, dict[str, Any]]:
+def run_jobs(jobs: list[dict[str, Any]], timeout: float = 900) -> dict[str, dict[str, Any]]:
     """Each job's answer by id; a job during which the DSL killed its process is
-    ``{"id", "crash": signal}``. ``arch`` is the DSL's target (``sm_90a`` for warpgroup MMAs)."""
+    ``{"id", "crash": signal}``. A job's ``arch`` is the DSL's target (``sm_90a`` for warpgroup
+    MMAs; else the DSL's default)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    if arch:
-        env["CUTE_DSL_ARCH"] = arch
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(jobs, fh)
     try:
@@ -321,7 +336,12 @@ def atom_jobs() -> list[dict[str, Any]]:
         "cute.make_tiled_copy_tv(cute.make_copy_atom(nv.CopyUniversalOp(), cutlass.Float32, num_bits_per_copy=32), "
         "cute.make_layout((32,4)), cute.make_layout((4,1)))",
     ]
-    return [{"id": f"atom{i}", "atom": e} for i, e in enumerate(ex)]
+    return [{"id": f"atom{i}", "atom": e, "arch": "sm_90a"} for i, e in enumerate(ex)] + [
+        {"id": f"atom-sm100-{i}", "atom": e} for i, e in enumerate([
+            "tcgen05.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (128,256,16), tcgen05.CtaGroup.ONE, "
+            "tcgen05.OperandSource.SMEM, nv.OperandMajorMode.K, nv.OperandMajorMode.MN)",
+            "tcgen05.MmaTF32Op((128,128,8), tcgen05.CtaGroup.TWO, tcgen05.OperandSource.SMEM, "
+            "nv.OperandMajorMode.K, nv.OperandMajorMode.K)"])]
 
 
 def atom_failure(cs: Any, expr: str, r: dict[str, Any]) -> str | None:
@@ -329,6 +349,9 @@ def atom_failure(cs: Any, expr: str, r: dict[str, Any]) -> str | None:
     thread and value layouts (read in the DSL's notation), and ``to_dsl`` gives them back."""
     if "crash" in r or "err" in r:
         return f"{expr}: {r.get('err') or 'crash ' + str(r.get('crash'))}"
+    if "refused" in r:      # an SM100 op: CuTe's name, and cute_sym says it lacks the atom
+        ok = r["name"].startswith("SM100_MMA_") and r["name"] in r["refused"]
+        return None if ok else f"{expr}: named {r['name']}, refused with {r['refused']!r}"
     for d, o, again in zip(r["dsl"], r["ours"], r["again"]):
         x, y = cs.parse(d, dialect="dsl"), cs.parse(o)
         # (the DSL drops a size-1 mode CuTe C++ keeps, as in GMMA's 64x8 C layout: the same function)
@@ -361,3 +384,20 @@ def round_trip_failure(cs: Any, text: str, r: dict[str, Any]) -> str | None:
     if y != x or str(y) != str(x):
         return f"{text}: back as {back} ({renamed} renamed)"
     return None
+
+
+def case_jobs(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The DSL's jobs of corpus cases."""
+    return [{"id": c["id"], "op": c["op"], "args": c["args"], **({"bind": c["bind"]} if "bind" in c else {})}
+            for c in cases]
+
+
+def layout_arguments(cases: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Every distinct layout, swizzled layout or tiler argument of ``cases``, with the values of
+    its identifiers."""
+    out: dict[str, dict[str, int]] = {}
+    for c in cases:
+        for a in c["args"]:
+            if (":" in a or "Sw<" in a) and a not in out:
+                out[a] = {k: v for k, v in c.get("bind", {}).items() if k in a}
+    return out
