@@ -5,7 +5,9 @@ template's fields are ``{M}``, ``{N}``, ``{K}`` (the instruction shape), ``{acc}
 ``{b}``, ``{ab}`` (element codes of :data:`CODES`), ``{ta}``, ``{tb}``, ``{tacc}`` (C++ element
 types), ``{cta}`` (``_2x1SM`` for two CTAs), ``{src}`` (``SS``/``RS``) and ``{am}``,
 ``{bm}`` (``K``/``MN``); a field that appears twice names one value. The constructor list says
-which DSL argument each field (or the shape tuple ``MNK``, or an enum) fills, in order.
+which DSL argument each field (or the shape tuple ``MNK``, or an enum) fills, in order; ``K``
+is the K-major operand mode, the only one of CuTe's ``_TN`` atoms (an op of another major has
+no CuTe atom: :func:`~cute_sym.dsl.dsl_atom_name` refuses it).
 
 The facts: PTX's ``mma.sync.m16n8k16.row.col.f32.f16.f16.f32`` is the DSL's
 ``warp.MmaF16BF16Op(Float16, Float32, (16,8,16))`` and CuTe's ``SM80_16x8x16_F32F16F16F32_TN``;
@@ -30,8 +32,8 @@ MMA_OPS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
     ("warp", "MmaFP8Op"): ("SM89_{M}x{N}x{K}_{acc}{ab}{ab}{acc}_TN", ("ab", "acc", "MNK")),
     ("warpgroup", "MmaF16BF16Op"): ("SM90_{M}x{N}x{K}_{acc}{ab}{ab}_{src}<Major::{am},Major::{bm}>",
                                     ("ab", "acc", "MNK", "src", "am", "bm")),
-    ("warpgroup", "MmaF8Op"): ("SM90_{M}x{N}x{K}_{acc}{a}{b}_{src}_TN", ("a", "b", "acc", "MNK", "src", "am", "bm")),
-    ("warpgroup", "MmaI8Op"): ("SM90_{M}x{N}x{K}_{acc}{a}{b}_{src}_TN", ("a", "b", "acc", "MNK", "src", "am", "bm")),
+    ("warpgroup", "MmaF8Op"): ("SM90_{M}x{N}x{K}_{acc}{a}{b}_{src}_TN", ("a", "b", "acc", "MNK", "src", "K", "K")),
+    ("warpgroup", "MmaI8Op"): ("SM90_{M}x{N}x{K}_{acc}{a}{b}_{src}_TN", ("a", "b", "acc", "MNK", "src", "K", "K")),
     ("tcgen05", "MmaF16BF16Op"): ("SM100_MMA_F16BF16{cta}_{src}<{ta},{tb},{tacc},{M},{N},UMMA::Major::{am},UMMA::Major::{bm}>",
                                   ("ab", "acc", "MNK", "cta", "src", "am", "bm")),
     ("tcgen05", "MmaTF32Op"): ("SM100_MMA_TF32{cta}_{src}<{ta},{tb},{tacc},{M},{N},UMMA::Major::{am},UMMA::Major::{bm}>",

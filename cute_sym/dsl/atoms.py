@@ -120,6 +120,10 @@ def atom_name(x: Any) -> str:
     if key not in MMA_OPS:
         raise LayoutError(f"dsl_atom_name: no CuTe MMA atom recorded for the DSL's {key[0]}.{key[1]}")
     fields = _mma_fields(x)
+    template, ctor = MMA_OPS[key]
+    if "K" in ctor and (fields.get("am", "K"), fields.get("bm", "K")) != ("K", "K"):
+        raise LayoutError(f"dsl_atom_name: CuTe has the DSL's {key[0]}.{key[1]} only with K-major operands "
+                          f"(its _TN atoms), not {fields.get('am')}-major A and {fields.get('bm')}-major B")
     try:
         return MMA_OPS[key][0].format(**fields)
     except KeyError as e:
@@ -180,12 +184,24 @@ def _size(lay: Layout) -> int:
 
 
 # ---------------------------------------------------------------- cute_sym -> DSL
+def _field_pattern(field: str) -> str:
+    if field in ("M", "N", "K", "n", "n2", "bits"):
+        return r"\d+"
+    if field in ("a", "b", "ab", "acc"):
+        return "|".join(sorted(CODES.values(), key=len, reverse=True))
+    if field == "src":
+        return "SS|RS|TS"
+    if field in ("am", "bm"):
+        return "K|MN"
+    return "[A-Za-z0-9_]+"
+
+
 def _template_regex(template: str) -> "re.Pattern[str]":
     out, seen, pos = [], set(), 0
     for m in re.finditer(r"\{(\w+)\}", template):
         out.append(re.escape(template[pos:m.start()]))
         f = m.group(1)
-        out.append(f"(?P={f})" if f in seen else f"(?P<{f}>[A-Za-z0-9]+?)")
+        out.append(f"(?P={f})" if f in seen else f"(?P<{f}>{_field_pattern(f)})")
         seen.add(f)
         pos = m.end()
     out.append(re.escape(template[pos:]))
@@ -203,6 +219,7 @@ def _dsl_type(code: str) -> Any:
 def mma_op_of(name: str) -> Any:
     """The DSL MMA op of CuTe's atom ``name`` (a warp or warpgroup MMA)."""
     import importlib
+    refused = ""
     for (module, cls), (template, ctor) in MMA_OPS.items():
         m = _template_regex(template).fullmatch(name)
         if not m:
@@ -217,16 +234,16 @@ def mma_op_of(name: str) -> Any:
                 args.append(_dsl_type(f[c]))
             elif c == "src":
                 args.append(getattr(mod.OperandSource, {"SS": "SMEM", "RS": "RMEM", "TS": "TMEM"}[f["src"]]))
-            elif c in ("am", "bm"):
+            elif c in ("am", "bm", "K"):
                 import cutlass.cute.nvgpu as nv
-                args.append(getattr(nv.OperandMajorMode, f[c]))
+                args.append(getattr(nv.OperandMajorMode, f[c] if c != "K" else "K"))
             else:
                 raise LayoutError(f"to_dsl: cannot fill the DSL argument {c} of {name}")
         try:
             return getattr(mod, cls)(*args)
-        except Exception as e:  # noqa: BLE001 - the DSL refuses this instance: say which
-            raise LayoutError(f"to_dsl: the DSL's {module}.{cls} refuses {name}: {e}") from None
-    raise LayoutError(f"to_dsl: no DSL op recorded for CuTe's MMA atom {name}")
+        except Exception as e:  # noqa: BLE001 - the DSL refuses this instance: try the next entry
+            refused = f" (the DSL's {module}.{cls} refuses it: {str(e).strip().splitlines()[0] if str(e).strip() else e!r})"
+    raise LayoutError(f"to_dsl: no DSL op recorded for CuTe's MMA atom {name}{refused}")
 
 
 def copy_op_of(name: str, element_type: str) -> tuple[Any, Any, int]:

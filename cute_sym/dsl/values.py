@@ -72,8 +72,8 @@ def value_from_dsl(x: Any, symbols: Optional[Mapping[str, Any]] = None) -> Any:
         text = dsl_text(x)
         if text.startswith("tensor<ptr<"):
             return _memory_tensor(x, symbols)
-        return parse_dsl(text, symbols)
-    return parse_dsl(dsl_text(x), symbols)
+        return parse_dsl(text, symbols, strict=True)
+    return parse_dsl(dsl_text(x), symbols, strict=True)
 
 
 def _memory_tensor(x: Any, symbols: Optional[Mapping[str, Any]]) -> Tensor:
@@ -84,7 +84,7 @@ def _memory_tensor(x: Any, symbols: Optional[Mapping[str, Any]]) -> Tensor:
         raise LayoutError(f"from_dsl: cannot read the tensor {text!r}")
     dtype = _cpp_type_of_ir(m.group(1))
     make = {"gmem": make_gmem_ptr, "smem": make_smem_ptr, "rmem": make_rmem_ptr}[m.group(2)]
-    return Tensor(make("t", dtype), parse_dsl(dsl_text(x.layout), symbols))
+    return Tensor(make("t", dtype), parse_dsl(dsl_text(x.layout), symbols, strict=True))
 
 
 _IR_TYPES = {"f16": "half_t", "bf16": "bfloat16_t", "f32": "float", "tf32": "tfloat32_t", "f64": "double",
@@ -155,6 +155,8 @@ def _tree(t: Any, vals: dict[str, Any]) -> Any:
         return tuple(_tree(e, vals) for e in t)
     if isinstance(t, Underscore) or t is _:
         return None
+    if isinstance(t, (Layout, ComposedLayout)):      # a tiler's mode
+        return value_to_dsl(t, vals)
     if isinstance(t, ScaledBasis):
         import cutlass.cute as cute
         modes = list(t.modes)

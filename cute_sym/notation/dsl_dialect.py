@@ -46,6 +46,8 @@ DSL_TOKEN = re.compile(
 class _DSLReader(_Reader):
     pattern = DSL_TOKEN
 
+    strict = False      # (from_dsl: the DSL never prints a name, so a name is not a value)
+
     def __init__(self, text: str, symbols: Mapping[str, Any], positive: frozenset[str] = frozenset()) -> None:
         super().__init__(text, symbols, positive)
         # the st tokens are read as ``_N``: a bare number is static in the DSL
@@ -89,14 +91,21 @@ class _DSLReader(_Reader):
                 return self.symbols[name]
             div = int(m.group(1)) if m else 1
             return Dyn(name, divisible_by=div, sign="any" if role == "stride" else "positive")
+        if self.strict and tok is not None and tok[0] == "id":
+            raise self.fail(f"the DSL printed the name {tok[1]!r}, which is no value it has")
         return super().atom(role)
 
 
-def parse_dsl(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
+class _StrictDSLReader(_DSLReader):
+    strict = True
+
+
+def parse_dsl(text: str, symbols: Optional[Mapping[str, Any]] = None, strict: bool = False) -> Any:
     """Read the DSL's printed text (``print(layout)`` at trace time, ``str(layout.type)``).
 
     ``symbols`` maps identifiers, also the fresh names ``d0, d1, ...`` the ``?``
-    get, to the integers to use for them.
+    get, to the integers to use for them. ``strict`` refuses identifiers (the DSL itself
+    never prints one: its ``x:x`` is no layout).
 
     @post a static text reads to the static value CuTe C++ prints with ``_``:
           ``str(parse_dsl(t)) == t`` once ``_`` is put before each number and
@@ -106,7 +115,7 @@ def parse_dsl(text: str, symbols: Optional[Mapping[str, Any]] = None) -> Any:
     >>> print(parse_dsl("((2,3),4):((1,2),-6)"), parse_dsl("(?,8):(1,?)", {"d0": 16}))
     ((_2,_3),_4):((_1,_2),_-6) (_16,_8):(_1,d1)
     """
-    return _parse_with(_DSLReader, text, symbols)
+    return _parse_with(_StrictDSLReader if strict else _DSLReader, text, symbols)
 
 
 _DIALECTS["dsl"] = parse_dsl

@@ -1,0 +1,107 @@
+"""The CuTe DSL bridge (cute_sym.dsl) checked against NVIDIA's CuTe DSL itself.
+
+Needs ``nvidia-cutlass-dsl`` (``pip install '.[dsl]'``); skipped with a message without it.
+The DSL runs in one subprocess per module (``tests/dsl_oracle.py``: forked workers, so a DSL
+call that kills its process is recorded as a crash, not fatal), traced on the CPU.
+
+* round trips: every layout argument of the public corpora (main and fuzz):
+  ``from_dsl(to_dsl(x)) == x`` (symbols equal after naming the DSL's ``?`` as they were) and
+  ``to_dsl(from_dsl(y))`` prints as ``y``;
+* atoms: every warp and warpgroup MMA and every universal, cp.async, ldmatrix and stmatrix copy
+  the DSL offers comes across with the DSL's thread and value layouts, and goes back;
+* side by side: the corpora's cases computed by the DSL agree with CuTe C++ (and cute_sym),
+  except in the classes listed in docs/conformance.md ("The CuTe DSL beside CuTe C++").
+
+By default a deterministic share of the corpus cases and arguments runs (every ``SAMPLE``-th);
+``CUTE_SYM_DSL_FULL=1`` runs them all (CI does).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import pathlib
+import re
+import sys
+from typing import Any
+
+import pytest
+
+if importlib.util.find_spec("cutlass") is None:
+    pytest.skip("the CuTe DSL is not installed (pip install '.[dsl]', nvidia-cutlass-dsl): "
+                "the DSL bridge is not checked", allow_module_level=True)
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import dsl_oracle as oracle  # noqa: E402
+
+import cute_sym as cs  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CORPUS = pathlib.Path(os.environ.get("CUTE_SYM_CORPUS", ROOT.parent / "shared" / "conformance"))
+FULL = os.environ.get("CUTE_SYM_DSL_FULL") == "1"
+SAMPLE = 1 if FULL else 7
+ATOM_SAMPLE = 1 if FULL else 3
+
+
+def _cases() -> list[dict[str, Any]]:
+    paths = sorted(CORPUS.glob("*.jsonl")) + sorted((CORPUS / "fuzz").glob("*.jsonl"))
+    return [c for c in oracle.corpus_cases(paths) if c["op"] not in oracle.ABSENT]
+
+
+@pytest.fixture(scope="module")
+def answers() -> dict[str, Any]:
+    """The DSL's answers to every job of this module, computed once."""
+    cases = _cases()
+    if not cases:
+        pytest.skip(f"no conformance corpus at {CORPUS} (set CUTE_SYM_CORPUS)")
+    picked = cases[::SAMPLE]
+    args = list(oracle.layout_arguments(cases).items())[::SAMPLE]
+    rt_jobs = [{"id": f"rt{i}", "rt": a, "bind": b} for i, (a, b) in enumerate(args)]
+    atoms = oracle.atom_jobs()
+    atom_jobs = atoms[:-2][::ATOM_SAMPLE] + atoms[-2:]
+    crash = [{"id": "boom", "op": "composition", "args": ["(_4,_4):(_4,_1)", "Sw<2,0,2>"]},
+             {"id": "after", "op": "coalesce", "args": ["(_2,(_1,_6)):(_1,(_6,_2))"]}]
+    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs)
+    return {"cases": picked, "rt": rt_jobs, "atoms": atom_jobs, "res": res}
+
+
+def test_round_trips_of_every_layout_argument(answers: dict[str, Any]) -> None:
+    bad = [f for j in answers["rt"] if (f := oracle.round_trip_failure(cs, j["rt"], answers["res"][j["id"]]))]
+    assert len(answers["rt"]) > 500
+    assert not bad, f"{len(bad)} of {len(answers['rt'])} round trips fail:\n" + "\n".join(bad[:20])
+
+
+def test_every_atom_comes_across_with_the_dsls_layouts(answers: dict[str, Any]) -> None:
+    bad = [f for j in answers["atoms"] if (f := oracle.atom_failure(cs, j["atom"], answers["res"][j["id"]]))]
+    assert len(answers["atoms"]) > 100
+    assert not bad, f"{len(bad)} of {len(answers['atoms'])} atoms fail:\n" + "\n".join(bad[:20])
+
+
+def _documented() -> set[tuple[str, str, str]]:
+    """The (class, op, static|dynamic) rows of docs/conformance.md's DSL section."""
+    text = (ROOT / "docs" / "conformance.md").read_text()
+    section = text[text.index("## The CuTe DSL beside CuTe C++"):]
+    return {(m.group(1), m.group(2), m.group(3))
+            for m in re.finditer(r"^\| (crash|dsl-[a-z]+|ours-differs) \| (\w+) \| (static|dynamic) \|", section, re.M)}
+
+
+def test_side_by_side_the_dsl_agrees_with_cpp_but_in_the_documented_classes(answers: dict[str, Any]) -> None:
+    documented = _documented()
+    undocumented, agree = [], 0
+    for c in answers["cases"]:
+        k, detail = oracle.classify(cs, c, answers["res"][c["id"]])
+        if k == "agree":
+            agree += 1
+            continue
+        key = (k, c["op"], "dynamic" if "bind" in c else "static")
+        if key not in documented:
+            undocumented.append(f"{key}: {c['id']} {c['args']}: {detail}")
+    assert agree > 0.7 * len(answers["cases"]), f"only {agree} of {len(answers['cases'])} agree"
+    assert not undocumented, "classes not listed in docs/conformance.md:\n" + "\n".join(undocumented[:20])
+
+
+def test_a_dsl_crash_is_recorded_not_fatal(answers: dict[str, Any]) -> None:
+    """composition(layout, swizzle) kills the DSL's process (SIGSEGV): one job's crash, the next
+    job still answers."""
+    res = answers["res"]
+    assert res["boom"].get("crash") in (8, 11), res["boom"]
+    assert res["after"]["back"] == str(cs.coalesce(cs.parse("(_2,(_1,_6)):(_1,(_6,_2))")))
