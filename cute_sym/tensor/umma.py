@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import compact_col_major, flatten, product_each, unwrap
+from ..core.int_tuple import compact_col_major, leaves, product_each, unwrap
 from ..layout import Layout, make_layout, size
 from ..swizzle import ComposedLayout, composition, tiled_divide, tiled_product, tile_to_shape
 from .atoms.copy_types import sizeof_bits
@@ -105,7 +105,7 @@ def tmem_frg_layout(frg_type: str, tmem_shape: Any) -> Layout:
     shp = unwrap(tmem_shape)
     if type(shp) is not tuple or type(shp[0]) is not tuple or len(shp[0]) != 2:
         raise RankError(f"{frg_type}: Expected post-partitioned shape ((M_MMA,N_MMA),...), got {tmem_shape}")
-    if any(type(x) is not int for x in flatten(shp)):
+    if any(type(x) is not int for x in leaves(shp)):
         raise LayoutError(f"{frg_type}: a TMEM allocation has a static shape, got {tmem_shape}")
     if size(make_layout(shp)) * sbits > TMEM_LANES * TMEM_COLUMNS * 32:
         raise LayoutError(f"{frg_type}: Requesting more TMEM than is available ({tmem_shape} of {storage}).")
