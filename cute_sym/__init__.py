@@ -474,6 +474,24 @@ __all__ += [
     "make_tiled_copy_C_atom", "make_cotiled_copy",
 ]
 
+# Blackwell TMEM (issue #35, the copy half): TMEM as a memory space, tcgen05.ld/st tiled over a warpgroup
+if TYPE_CHECKING:
+    from .tensor.tmem_space import (
+        TMEM_DP, check_warp_lanes, make_tmem_ptr, tmem_address, tmem_column, tmem_lane,
+    )
+    from .tensor.tmem_copy import make_tmem_copy
+    from .tensor.atoms.copy_sm100_data import tmem_load_to_store
+_ATOMS.update({
+    **{n: ("tensor.tmem_space", n, "checked") for n in (
+        "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane")},
+    "make_tmem_copy": ("tensor.tmem_copy", "make_tmem_copy", "checked"),
+    "tmem_load_to_store": ("tensor.atoms.copy_sm100_data", "tmem_load_to_store", "checked"),
+})
+__all__ += [
+    "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane", "make_tmem_copy",
+    "tmem_load_to_store",
+]
+
 
 def _atom_attr(name: str) -> _Any:
     """The public ``name`` of the atoms' layer, loaded now; the tiled MMA and copy classes get
