@@ -265,3 +265,22 @@ def test_make_tmem_copy_refuses_what_cute_refuses(args: tuple[str, str], match: 
     op: Any = cs.Copy_Atom("SM100_TMEM_LOAD_32dp32b2x", "half_t") if args[0] == "atom:half_t" else args[0]
     with pytest.raises(cs.LayoutError, match=match):
         cs.make_tmem_copy(op, t)
+
+
+# ------------------------------------------------------------------ code for TMEM addresses
+@pytest.mark.parametrize("dtype,layout,lanes", [("float", "(_128,_32):(_65536,_1)", 0),
+                                                ("half_t", "(_32,(_2,_16)):(_131072,(_1,_2))", 32),
+                                                ("float", "((_32,_4),_8):((_65536,_2097152),_1)", 64)])
+@pytest.mark.parametrize("base", ["acc", 0x00000010])
+def test_emitted_code_computes_base_plus_lane_and_column(dtype: str, layout: str, lanes: int, base: Any) -> None:
+    t = cs.make_tensor(cs.make_tmem_ptr(dtype, base) + lanes * cs.TMEM_DP(dtype), parse(layout))
+    src = cs.emit(t, "python", name="addr")
+    scope: dict[str, Any] = {}
+    exec(src, scope)
+    at = 64 if base == "acc" else 0       # the allocator's base: column 64 of lane 0
+    for i in range(size(t.layout)):
+        p = t.engine + t.layout(i)
+        want = (cs.tmem_lane(p) << 16) + cs.tmem_column(p)
+        got = scope["addr"](i, at) if base == "acc" else scope["addr"](i)
+        assert got == at + want
+    assert "TMEM address (lane << 16 | column)" in cs.emit(t, "c") and "__device__" in cs.emit(t, "cuda")
