@@ -284,3 +284,36 @@ def test_emitted_code_computes_base_plus_lane_and_column(dtype: str, layout: str
         got = scope["addr"](i, at) if base == "acc" else scope["addr"](i)
         assert got == at + want
     assert "TMEM address (lane << 16 | column)" in cs.emit(t, "c") and "__device__" in cs.emit(t, "cuda")
+
+
+# ------------------------------------------------------------------ pictures
+@pytest.mark.parametrize("dtype,layout,op", [("float", "(_128,_8):(_65536,_1)", "SM100_TMEM_LOAD_16dp256b1x"),
+                                             ("float", "((_128,_4),_1,_2):((_65536,_1),_0,_4)", "SM100_TMEM_STORE_32dp32b2x"),
+                                             ("half_t", "(_128,_8):(_131072,_1)", "SM100_TMEM_LOAD_16dp64b1x")])
+def test_the_tmem_picture_puts_each_register_value_at_its_lane_and_column(dtype: str, layout: str, op: str) -> None:
+    import xml.etree.ElementTree as ET
+    acc = cs.make_tensor(cs.make_tmem_ptr(dtype, "acc"), parse(layout))
+    tc = cs.make_tmem_copy(op, acc)
+    pic = cs.tmem_copy_picture(tc, acc)
+    cells = pic.panels[0].cells
+    dp = cs.TMEM_DP(dtype)
+    assert len(cells) == size(acc.layout) == len({(m, n) for m, n, _, _ in cells})   # every element, once
+    reg = cs.make_tensor(cs.make_gmem_ptr("r", dtype), cs.make_layout(acc.shape))     # element -> its index
+    load = "_LOAD_" in op
+    for m, n, t, v in cells[::7]:
+        assert 32 * (t // 32) <= m < 32 * (t // 32) + 32                               # the warp's quarter
+        part = tc.get_slice(t).partition_D(reg) if load else tc.get_slice(t).partition_S(reg)
+        idx = part.engine.offset + part.layout(v)
+        off = acc.layout(idx)
+        assert (off // dp, off % dp) == (m, n)
+    ET.fromstring(cs.svg_tmem_copy(tc, acc))
+    text = cs.latex_tmem_copy(tc, acc)
+    assert text.count("\\shortstack") == len(cells) and text.startswith("% Layout TV: " + op)
+    assert len(cs.tmem_copy_picture(tc, acc, max_rows=16).panels[0].cells) == 16 * pic.tile[1]
+
+
+def test_the_tmem_picture_refuses_a_plain_copy() -> None:
+    g = cs.make_tensor(cs.make_gmem_ptr("g", "float"), parse("(_8,_8):(_1,_8)"))
+    tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint32_t>", "float"), cs.make_layout((8, 1)), cs.make_layout((1, 1)))
+    with pytest.raises(cs.LayoutError, match="TMEM tiled copy"):
+        cs.tmem_copy_picture(tc, g)
