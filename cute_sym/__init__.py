@@ -451,6 +451,14 @@ if TYPE_CHECKING:
     def partition_shape_B(mma: TiledMMA, shape_nk: IntTuple) -> IntTuple: ...
     def partition_shape_C(mma: TiledMMA, shape_mn: IntTuple) -> IntTuple: ...
 
+    # --- Blackwell UMMA (issue 35, MMA side): tile_to_mma_shape, tmem_frg_layout
+    def tile_to_mma_shape(atom: _Union[Layout, ComposedLayout], mma_tile_shape: IntTuple,
+                          order: _Any = None) -> _Union[Layout, ComposedLayout]: ...
+    def tmem_frg_layout(frg_type: str, tmem_shape: IntTuple) -> Layout: ...
+    def tmem_sf_frg_layout(sf_type: str, n_sm: int, is_sfa: bool, tmem_shape: IntTuple,
+                           alloc: str = "ScaleFactorDuplicated4by1") -> Layout: ...
+    # --- end Blackwell UMMA
+
 # public name -> (module, attribute, how it is entered: None as it is, "checked", or _api's options)
 _ATOMS: dict[str, tuple[str, str, _Any]] = {
     **{n: ("tensor.atoms", n, None) for n in ("MMA_Traits", "Major", "ScaleIn", "mma_atom_names")},
@@ -464,6 +472,9 @@ _ATOMS: dict[str, tuple[str, str, _Any]] = {
     **{n: ("tensor.copy_make", n, "checked") for n in (
         "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
         "make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D")},
+    # --- Blackwell UMMA (issue 35, MMA side)
+    **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout")},
+    # --- end Blackwell UMMA
 }
 # (a literal list: mypy reads re-exports from it)
 __all__ += [
@@ -472,6 +483,9 @@ __all__ += [
     "Copy_Traits", "Copy_Atom", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_impl",
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
     "make_tiled_copy_C_atom", "make_cotiled_copy",
+    # --- Blackwell UMMA (issue 35, MMA side)
+    "tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout",
+    # --- end Blackwell UMMA
 ]
 
 # Blackwell TMEM (issue #35, the copy half): TMEM as a memory space, tcgen05.ld/st tiled over a warpgroup

@@ -202,7 +202,8 @@ class TiledMMA:
         return hash((self.atom, self.atom_layout_mnk, self.permutation_mnk_))
 
     def _thrfrg(self, x: Any, op: str) -> AnyLayout:
-        return _thrfrg(self, _layout_of(x, f"thrfrg_{op}"), op)
+        lay = _layout_of(x, f"thrfrg_{op}")
+        return _thrfrg(self, lay, op, str(lay))
 
     def _thrfrg_uncached(self, lay: AnyLayout, op: str) -> AnyLayout:
         i, j, tv = _MODES[op]
@@ -281,8 +282,9 @@ class TiledMMA:
 
 
 @lru_cache(maxsize=256)
-def _thrfrg(mma: TiledMMA, lay: AnyLayout, op: str) -> AnyLayout:
-    """thrfrg of a layout, kept: every thread's partition of one tensor starts from it."""
+def _thrfrg(mma: TiledMMA, lay: AnyLayout, op: str, text: str) -> AnyLayout:
+    """thrfrg of a layout, kept: every thread's partition of one tensor starts from it. ``text``, the
+    layout's CuTe text, is in the key: a static ``_256`` and a dynamic ``256`` are equal ints."""
     return mma._thrfrg_uncached(lay, op)
 
 
@@ -417,9 +419,11 @@ class ThrMMA:
         part = self._partition(x, op)
         lay = _layout_of(part, f"partition_fragment_{op}")
         frg = getattr(atom, f"FrgType{op}")
+        if frg.startswith("UMMA::tmem_frg"):      # UMMA: accumulators (and a TS A) in tensor memory
+            return _tmem_fragment(x, frg, _inner(lay).shape)
         if op == "C":        # accumulators: compact, never shaped after the input
             out: Layout = make_layout(_inner(lay).shape)
-        elif frg.startswith("GMMA::smem_desc"):
+        elif "smem_desc<" in frg:
             return _descriptors(x, part, lay, frg, sizeof_bits(getattr(atom, f"ValType{op}")))
         else:
             frag_lay = make_fragment_like(_inner(lay)).layout
@@ -448,7 +452,14 @@ class ThrMMA:
 
     def partition_fragment_C(self, x: Any) -> Any:
         """CuTe's ``partition_fragment_C``: compact column-major registers of the shape of
-        ``partition_C(x)``, element type ``FrgTypeC``."""
+        ``partition_C(x)``, element type ``FrgTypeC``; for an UMMA atom, the accumulator's layout in
+        tensor memory (``UMMA::tmem_frg``: lane * ``TMEM::DP`` + column, see :mod:`.umma`).
+
+        >>> mma = make_tiled_mma("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, "
+        ...                      "UMMA::Major::K, UMMA::Major::K>")
+        >>> print(mma.get_slice(0).partition_fragment_C(make_layout((128, 256), (1024, 1))))
+        ((_128,_256),_1,_1):((_65536,_1),_0,_0)
+        """
         return self._fragment(x, "C")
 
 
@@ -467,6 +478,19 @@ def _descriptors(x: Any, part: Any, lay: AnyLayout, frg: str, bits: int) -> Any:
         raise LayoutError(f"a GMMA descriptor starts on 128 bits: offset {eng.offset} of {bits}-bit values is not")
     start = off // 128 if type(off) is int else off / 128
     return Tensor(make_smem_ptr(eng.name, frg, start), out)
+
+
+def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
+    """An UMMA fragment in tensor memory: its layout (:func:`.umma.tmem_frg_layout`); of a tensor, a
+    tensor over a TMEM pointer at address 0 (CuTe's ``make_tmem_ptr<ValueType>()``), else the layout."""
+    from .tmem_space import make_tmem_ptr
+    from .umma import _FRG, tmem_frg_layout
+    lay = tmem_frg_layout(frg, shape)
+    if not isinstance(x, Tensor):
+        return lay
+    m = _FRG.fullmatch("".join(frg.split()))
+    assert m is not None        # tmem_frg_layout has read it
+    return Tensor(make_tmem_ptr(m[2], 0), lay)      # CuTe's make_tmem_ptr<ValueType>(): address 0
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
