@@ -510,6 +510,29 @@ __all__ += [
     "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
 ]
 # ---- end issue 36
+# Blackwell TMEM (issue #35, the copy half): TMEM as a memory space, tcgen05.ld/st tiled over a warpgroup
+if TYPE_CHECKING:
+    from .tensor.tmem_space import (
+        TMEM_DP, check_warp_lanes, make_tmem_ptr, tmem_address, tmem_column, tmem_lane,
+    )
+    from .tensor.tmem_copy import make_tmem_copy
+    from .tensor.atoms.copy_sm100_data import tmem_load_to_store
+    from .views.tmem_picture import (
+        latex_tmem_copy, print_latex_tmem_copy, print_svg_tmem_copy, svg_tmem_copy, tmem_copy_picture,
+    )
+_ATOMS.update({
+    **{n: ("tensor.tmem_space", n, "checked") for n in (
+        "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane")},
+    "make_tmem_copy": ("tensor.tmem_copy", "make_tmem_copy", "checked"),
+    "tmem_load_to_store": ("tensor.atoms.copy_sm100_data", "tmem_load_to_store", "checked"),
+    **{n: ("views.tmem_picture", n, "checked") for n in (
+        "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy", "tmem_copy_picture")},
+})
+__all__ += [
+    "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane", "make_tmem_copy",
+    "tmem_load_to_store", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
+    "tmem_copy_picture",
+]
 
 
 def _atom_attr(name: str) -> _Any:
