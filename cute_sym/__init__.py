@@ -465,6 +465,13 @@ _ATOMS: dict[str, tuple[str, str, _Any]] = {
         "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
         "make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D")},
 }
+# issue 33: the list of copy atoms (as mma_atom_names lists the MMA atoms)
+if TYPE_CHECKING:
+    from .tensor.atoms.copy_traits import copy_atom_names
+_ATOMS["copy_atom_names"] = ("tensor.atoms.copy_traits", "copy_atom_names", None)
+__all__ += ["copy_atom_names"]
+# (end of issue 33's block)
+
 # (a literal list: mypy reads re-exports from it)
 __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",

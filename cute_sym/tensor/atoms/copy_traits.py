@@ -14,6 +14,8 @@ _32:_1 (_32,_128):(_128,_1) (_32,(_32,_4)):(_32,(_1,_1024)) True
 """
 from __future__ import annotations
 
+import difflib
+
 from typing import Any, Mapping, NamedTuple
 
 from ...core.errors import LayoutError
@@ -21,7 +23,7 @@ from ...core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ...layout import Layout, make_layout
 from .copy_types import sizeof_bits, type_name
 
-__all__ = ["COPY_TRAITS", "COPY_ALIASES", "CopyTraits", "Copy_Traits", "split_op_name"]
+__all__ = ["COPY_TRAITS", "COPY_ALIASES", "CopyTraits", "Copy_Traits", "split_op_name", "copy_atom_names"]
 
 
 # A layout of the table: (shape, stride), CuTe's Layout<Shape<...>, Stride<...>> as nested tuples;
@@ -255,9 +257,28 @@ def Copy_Traits(op: str) -> CopyTraits:
         head, args = split_op_name(COPY_ALIASES[head])
     entry = COPY_TRAITS.get(head)
     if entry is None:
-        raise LayoutError(f"Copy_Traits not implemented for this CopyOperation: {op!r}")
+        close = difflib.get_close_matches(head, copy_atom_names(), n=5, cutoff=0.75)
+        hint = f"; close names: {', '.join(close)}" if close else " (copy_atom_names() lists them)"
+        raise LayoutError(f"Copy_Traits not implemented for this CopyOperation: {op!r}{hint}")
     widths = _widths(entry, head, args, op)
     name = head + ("<" + ",".join(args) + ">" if args else "")
     src = _layout(entry.src, widths)
     dst = _layout(entry.dst, widths)
     return CopyTraits(name, _layout(entry.thr_id, widths), src, dst, src if entry.ref == "src" else dst)
+
+
+def copy_atom_names() -> tuple[str, ...]:
+    """Every copy operation :func:`Copy_Traits` knows (the table's names, then the aliases), sorted.
+
+    A templated one takes its element types or bits in ``<...>`` (``UniversalCopy<uint128_t>``,
+    ``SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>``); a misspelt name is refused with the close ones.
+
+    >>> names = copy_atom_names()
+    >>> "SM75_U32x4_LDSM_N" in names and "UniversalCopy" in names and "DefaultCopy" in names
+    True
+    >>> Copy_Traits("SM75_U32x4_LDSM")
+    Traceback (most recent call last):
+    ...
+    cute_sym.LayoutError: Copy_Traits not implemented for this CopyOperation: 'SM75_U32x4_LDSM'; close names: SM75_U32x4_LDSM_N, SM75_U32x2_LDSM_N, SM75_U32x1_LDSM_N, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T
+    """
+    return tuple(sorted(COPY_TRAITS)) + tuple(sorted(COPY_ALIASES))
