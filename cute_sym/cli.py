@@ -28,10 +28,14 @@ from typing import Any, Optional, Sequence, TextIO
 
 from .core.errors import LayoutError
 
-__all__ = ["main", "evaluate_call", "TABLE_LIMIT"]
+__all__ = ["main", "evaluate_call", "TABLE_LIMIT", "TABLE_COLS", "PICTURE_LIMIT"]
 
 #: Past this many entries a table shows its first rows and says how many it left out.
 TABLE_LIMIT = 1024
+#: Past this many columns a table shows its first ones and says how many it left out.
+TABLE_COLS = 32
+#: Past this many rows or columns a picture (svg, html, latex) shows its first ones (views.draw's).
+PICTURE_LIMIT = 128
 
 
 def _split_args(text: str, start: int = 0) -> list[tuple[str, int]]:
@@ -186,25 +190,29 @@ def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], 
     if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
         out.write("\n")
         shown = subs(result, values, ignore_unknown=True) if values else result
-        if shown.rank() in (1, 2):
+        if shown.rank() not in (1, 2):
+            out.write(f"(no table: print_layout draws a rank-1 or rank-2 layout; this one has rank {shown.rank()}: "
+                      "take a mode, e.g. layout<0>, or group modes)\n")
+        else:
             try:
-                out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT))
+                out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT,
+                                              None if opts.full else TABLE_COLS))
             except LayoutError as e:
                 # the command binds a symbol with --bind, not with subs
                 text = str(e).replace("bind the symbols first (subs)", "give it with --bind NAME=VALUE")
                 out.write(f"(no table: {text})\n")
 
 
-def _picture(result: Any, fmt: str, values: dict[str, int]) -> str:
+def _picture(result: Any, fmt: str, values: dict[str, int], full: bool = False) -> str:
     from .views import draw as views
     from .core.errors import UndecidableError
     bind = values or None
     try:
         if fmt == "latex":
-            return views.latex(result, bind)
+            return views.latex_capped(result, bind, full=full)
         if fmt == "svg":
-            return views.svg(result, bind)
-        return views.html(result, bind)
+            return views.svg(result, bind, full=full)
+        return views.html(result, bind, full=full)
     except UndecidableError as e:
         raise LayoutError(f"{e} (on the command line: --bind NAME=VALUE)") from e
 
@@ -230,7 +238,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                          "(an offline page; hovering a cell shows its coordinate, offset, thread and value)")
     ap.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the standard output")
     ap.add_argument("--full", action="store_true",
-                    help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries)")
+                    help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries, and the "
+                         f"first {TABLE_COLS} columns) or picture (else the first {PICTURE_LIMIT} rows and columns)")
     # an expression may start with '-' (a negative number or formula): not an option
     opts, extra = ap.parse_known_args(args)
     if extra:
@@ -272,7 +281,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     out.write(f"  (the conditions do not hold for {values})\n")
             _text_output(result, opts, values, out)
         else:
-            out.write(_picture(result, opts.format, values))
+            out.write(_picture(result, opts.format, values, opts.full))
     except LayoutError as e:
         sys.stdout.write(out.getvalue())
         print(f"cute-sym: error: {e}", file=sys.stderr)
