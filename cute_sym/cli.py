@@ -65,6 +65,11 @@ def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None) 
     from .core.errors import NotationError
     if text.isidentifier() and (text in cute_sym.mma_atom_names() or text in _TAGS):
         return getattr(cute_sym, text) if text in _TAGS else text
+    if _is_name(text):      # a copy operation or an element type: Copy_Atom(SM75_U32x4_LDSM_N, half_t)
+        return text
+    head = text.split("(", 1)[0].strip()
+    if "(" in text and text.endswith(")") and head.isidentifier() and callable(getattr(cute_sym, head, None)):
+        return evaluate_call(text, column)      # a call inside a call: make_tiled_copy(Copy_Atom(...), ...)
     try:
         return cute_sym.parse(text, symbols)
     except NotationError as e:
@@ -74,6 +79,21 @@ def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None) 
 
 
 _TAGS = ("LayoutLeft", "LayoutRight")
+# operations whose arguments are names: Copy_Atom(SM75_U32x4_LDSM_N, half_t)
+_BY_NAME = ("Copy_Atom", "Copy_Traits", "MMA_Atom", "MMA_Traits")
+
+
+def _is_name(text: str) -> bool:
+    """A copy operation (``SM75_U32x4_LDSM_N``, ``UniversalCopy<uint128_t>``) or an element type
+    (``half_t``, ``float``) named in an expression: kept a name (not a symbol)."""
+    from .tensor.atoms.copy_traits import copy_atom_names
+    from .tensor.atoms.copy_types import ELEMENT_BITS, type_name
+    head = text.split("<", 1)[0].strip()
+    if not head.isidentifier():
+        return False
+    if head in copy_atom_names() and (head == text or text.endswith(">")):
+        return True
+    return text.isidentifier() and type_name(text) in ELEMENT_BITS
 
 
 def _parse_args(parts: list[tuple[str, int]]) -> list[Any]:
@@ -127,7 +147,7 @@ def _call_split(expr: str) -> Optional[int]:
     return None
 
 
-def evaluate_call(expr: str) -> Any:
+def evaluate_call(expr: str, column: int = 0) -> Any:
     """Evaluate ``op(arg, ...)`` (or a bare notation value) with cute_sym.
 
     A layout followed by ``(coordinate)`` is the layout called with it: an
@@ -139,10 +159,12 @@ def evaluate_call(expr: str) -> Any:
     (_4,(_2,_3)):(_4,(_2,_16))
     >>> print(evaluate_call("(_4,_8):(_8,_1)(_,_1)"), evaluate_call("(_4,_8):(_8,_1)(_1,_2)"))
     (_4):(_8) _10
+    >>> print(evaluate_call("Copy_Atom(SM75_U32x4_LDSM_N, half_t)").ValLayoutDst)
+    (_32,(_2,_4)):(_2,(_1,_64))
     """
     import cute_sym
     _check_balanced(expr)
-    lead = len(expr) - len(expr.lstrip())
+    lead = column + len(expr) - len(expr.lstrip())
     expr = expr.strip()
     head, sep, rest = expr.partition("(")
     name = head.strip()
@@ -150,7 +172,10 @@ def evaluate_call(expr: str) -> Any:
         fn = getattr(cute_sym, name, None)
         if fn is None or not callable(fn):
             raise LayoutError(f"unknown operation {name!r}")
-        return fn(*_parse_args(_split_args(rest[:-1], lead + len(head) + 1)))
+        parts = _split_args(rest[:-1], lead + len(head) + 1)
+        if name in _BY_NAME:    # its arguments are names (an atom, an element type), never symbols
+            return fn(*[a for a, _ in parts])
+        return fn(*_parse_args(parts))
     k = _call_split(expr)
     if k is not None:
         value = _parse_at(expr[:k].rstrip(), lead)
@@ -217,6 +242,36 @@ def _picture(result: Any, fmt: str, values: dict[str, int], full: bool = False) 
         raise LayoutError(f"{e} (on the command line: --bind NAME=VALUE)") from e
 
 
+_DESCRIPTION = """Evaluate a CuTe-notation expression and print the result: its CuTe notation and,
+for a rank-1 or rank-2 layout, CuTe's print_layout table (or a picture: --format).
+
+examples:
+  cute-sym 'logical_divide(_24:_2, _4:_2)'
+  cute-sym 'coalesce((16,N):(1,16))' --bind N=4
+  cute-sym --guards 'shape_div(M, _4)'
+  cute-sym '(_4,_8):(_8,_1)(_,1)'             (a layout called with a coordinate)
+  cute-sym 'make_tiled_copy(Copy_Atom(SM75_U32x4_LDSM_N, half_t), (_32,_1):(_1,_0), (_1,_8))'
+  cute-sym --format svg -o div.svg 'logical_divide(_24:_2, _4:_2)'"""
+
+_EPILOG = """operations: any cute_sym function by its CuTe name, e.g. composition, complement,
+  coalesce, filter, left_inverse, right_inverse, logical_divide, zipped_divide,
+  tiled_divide, logical_product, blocked_product, raked_product, tile_to_shape,
+  size, cosize, idx2crd, crd2idx, make_tiled_copy, make_tiled_mma, Copy_Atom,
+  MMA_Atom (copy_atom_names() and mma_atom_names() list the atoms; an element
+  type is a CuTe name: half_t, float, int8_t, ...).
+
+the analyze command (cute-sym analyze --help for its options):
+  cute-sym analyze --smem LAYOUT (or --gmem LAYOUT) with a copy (--copy OP --type T
+  --thr LAYOUT --val LAYOUT) or a TV layout (--tv LAYOUT --bits N), optionally
+  --mma OP --atoms M,N,K --operand A|B|C, --warp W, --detail. It reports:
+    vector width      the widest access of one thread
+    bank conflicts    shared memory: wavefronts per instruction and the worst bank
+    coalescing        global memory: sectors and transactions per instruction
+    copy/MMA fit      whether the copy delivers what the MMA's operand needs
+
+exit status: 0 done, 2 a bad expression or option (a message, never a traceback)."""
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     # ---- `cute-sym analyze ...`: the analyses' report (cute_sym/analysis/report.py)
     args = list(sys.argv[1:] if argv is None else argv)
@@ -224,7 +279,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .analysis.report import analyze_main
         return analyze_main(args[1:], None)      # (sys.stdout as it is now)
     # ----
-    ap = argparse.ArgumentParser(prog="cute-sym", description=__doc__.split("\n")[0] if __doc__ else None)
+    ap = argparse.ArgumentParser(prog="cute-sym", description=_DESCRIPTION, epilog=_EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("expr", nargs="?", default=None,
                     help="a CuTe-notation call such as 'logical_divide(_24:_2, _4:_2)' (the default), "
                          "a value, or a layout with a coordinate: '(_4,_8):(_8,_1)(_,1)'")

@@ -235,3 +235,36 @@ def test_cli_says_why_a_rank_3_layout_has_no_table(capsys: Any) -> None:
     assert main(["(_2,_2,_2):(_1,_2,_4)"]) == 0
     out = capsys.readouterr().out
     assert "(no table: print_layout draws a rank-1 or rank-2 layout; this one has rank 3" in out
+
+
+def test_cli_names_copy_atoms_and_element_types(capsys: Any) -> None:
+    assert main(["Copy_Atom(SM75_U32x4_LDSM_N, half_t)"]) == 0
+    out = capsys.readouterr().out
+    assert str(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t")).strip() in out
+    assert main(["make_tiled_copy(Copy_Atom(UniversalCopy<uint128_t>, half_t), (_32,_4):(_1,_32), (_1,_8))"]) == 0
+    tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint128_t>", "half_t"), cs.parse("(_32,_4):(_1,_32)"),
+                            cs.parse("(_1,_8)"))
+    assert str(tc.TiledLayout_TV) in capsys.readouterr().out
+    assert main(["Copy_Atom(SM75_U32x4_LDSM, half_t)"]) == 2
+    assert "close names: SM75_U32x4_LDSM_N" in capsys.readouterr().err
+    assert main(["Copy_Atom(SM75_U32x4_LDSM_N, halfx)"]) == 2
+    assert "unknown element type 'halfx'" in capsys.readouterr().err
+
+
+def test_cli_help_lists_analyze_in_plain_text(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "cute-sym analyze" in out and "``" not in out and ":func:" not in out
+    for finding in ("vector width", "bank conflicts", "coalescing", "copy/MMA fit"):
+        assert finding in out
+
+
+def test_cli_analyze_warp_past_the_threads_exits_non_zero(capsys: Any) -> None:
+    args = ["analyze", "--smem", "(_128,_64):(_64,_1)", "--copy", "UniversalCopy<uint128_t>",
+            "--thr", "(_16,_8):(_8,_1)", "--val", "(_1,_8)"]
+    assert main(args + ["--warp", "7"]) == 2
+    assert "warp 7 is not among the 128 threads" in capsys.readouterr().err
+    for w in range(4):
+        assert main(args + ["--warp", str(w)]) == 0
+        assert f"warp {w}" in capsys.readouterr().out
