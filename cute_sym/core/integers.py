@@ -83,6 +83,8 @@ IntLike: TypeAlias = Union[int, "sympy.Expr"]
 
 #: The same as user code sees it (``cute_sym.IntLike``): no sympy type in it.
 UserInt: TypeAlias = Union[int, DynInt]
+#: An int tuple as user code sees it (``cute_sym.IntTuple``): user integers, nested.
+UserIntTuple: TypeAlias = Union[int, DynInt, tuple["UserIntTuple", ...]]
 
 
 class StaticInt(int):
