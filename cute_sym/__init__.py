@@ -517,7 +517,7 @@ def _atom_attr(name: str) -> _Any:
 # Both load on first use (module __getattr__ below): `import cute_sym` stays fast for the algebra.
 # The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
 from .views import notebook as _notebook
-_notebook.wire(Layout, ComposedLayout, Tensor)      # TiledMMA and TiledCopy when they load (_atom_attr)
+_notebook.wire(Layout, ComposedLayout, Tensor, Swizzle)      # TiledMMA and TiledCopy when they load (_atom_attr)
 
 if TYPE_CHECKING:
     from .views.draw import (

@@ -21,7 +21,8 @@ from typing import Any, Optional, TextIO
 
 from ..core.errors import LayoutError
 from ..layout.layout import Layout
-from ..swizzle import ComposedLayout
+from ..layout.layout import make_layout
+from ..swizzle import ComposedLayout, Swizzle
 from .table import layout_table, print_layout
 from .model import Bind, Picture, layout_picture, tv_picture
 from .latex import layout_latex, picture_latex, tv_latex
@@ -30,7 +31,7 @@ from .html import picture_html
 from . import objects as _objects
 
 __all__ = ["layout_table", "print_layout", "picture", "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv",
-           "print_latex", "print_latex_tv", "print_svg", "latex_capped", "PICTURE_LIMIT"]
+           "print_latex", "print_latex_tv", "print_svg", "latex_capped", "PICTURE_LIMIT", "swizzle_layout"]
 
 #: Past this many rows (or columns) a picture shows its first ones and says what it left out;
 #: ``full=True`` (``--full`` on the command line) draws them all.
@@ -46,7 +47,7 @@ def _caps(max_rows: Optional[int], max_cols: Optional[int], full: bool) -> tuple
 
 def picture(x: Any, bind: Bind = None, max_rows: Optional[int] = None,
             max_cols: Optional[int] = None) -> Picture:
-    """The picture model of any drawable object (layout, composed layout, tensor, TiledMMA, TiledCopy).
+    """The picture model of any drawable object (layout, composed layout, swizzle, tensor, TiledMMA, TiledCopy).
 
     @raise LayoutError for anything else (naming its type).
 
@@ -55,9 +56,25 @@ def picture(x: Any, bind: Bind = None, max_rows: Optional[int] = None,
     >>> p.kind, p.tile, [c[2] for c in p.panels[0].cells]
     ('layout', (2, 3), [0, 1, 2, 3, 4, 5])
     """
+    if isinstance(x, Swizzle):
+        x = swizzle_layout(x)
     if isinstance(x, (Layout, ComposedLayout)):
         return layout_picture(x, bind, max_rows, max_cols, what="picture")
     return _objects.picture_of(x, bind, max_rows, max_cols)
+
+
+def swizzle_layout(sw: Swizzle) -> ComposedLayout:
+    """What a picture of ``Sw<B,M,S>`` draws: ``Sw<B,M,S> o _0 o (2^B, 2^(M+|S|)):(2^(M+|S|), _1)``,
+    one row for each value of the bits the swizzle reads (or writes), each row the permutation of
+    the offsets below them (an 8x64 grid for ``Sw<3,3,3>``, the usual half_t smem tile).
+
+    >>> print(swizzle_layout(Swizzle(3, 3, 3)))
+    Sw<3,3,3> o _0 o (_8,_64):(_64,_1)
+    >>> [c[2] for c in picture(Swizzle(1, 0, 1)).panels[0].cells]      # row 1: offsets 1 and 0 swapped
+    [0, 1, 3, 2]
+    """
+    cols = 1 << (sw.base + abs(sw.shift))
+    return ComposedLayout(sw, 0, make_layout((1 << sw.bits, cols), (cols, 1)))
 
 
 def latex(x: Any, bind: Bind = None) -> str:
