@@ -77,14 +77,14 @@ def bank_svg(access: Union[TiledCopy, Layout], layout: Union[Layout, ComposedLay
     fs = 12                                 # the title's font size; monospace: about 0.62 em a character
     x0 = 10 + 7 * (len(str(r - 1)) + 1)     # room for the row indices
     y0 = 16 * len(lines) + 22               # room for the title lines and the column indices
-    w = max(x0 + c * cell + 10, 10 + int(0.62 * fs * max(len(t) for t in lines)) + 10)
+    w = max(x0 + c * cell + 10, 10 + int(0.62 * fs * max(len(line) for line in lines)) + 10)
     h = y0 + r * cell + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
            f'font-family="monospace" font-size="{cell * 5 // 12}">',
            "<style>.cell{stroke:#888;stroke-width:0.5}.hit{fill:none;stroke:#d00;stroke-width:2}"
            ".thr{fill:#b00000;font-weight:bold}.row,.col{fill:#444}</style>"]
-    for k, t in enumerate(lines):
-        out.append(f'<text class="title" x="10" y="{16 * (k + 1)}" font-size="{fs}">{escape(t)}</text>')
+    for k, line in enumerate(lines):
+        out.append(f'<text class="title" x="10" y="{16 * (k + 1)}" font-size="{fs}">{escape(line)}</text>')
     out.append(f'<text class="axis" x="2" y="{y0 - 4}" font-size="{fs - 2}">m\\n</text>')
     for n in range(c):
         out.append(f'<text class="col" x="{x0 + n * cell + cell // 2}" y="{y0 - 4}" text-anchor="middle">{n}</text>')
