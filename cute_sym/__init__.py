@@ -26,7 +26,7 @@ from typing_extensions import TypeAlias as _TypeAlias
 from .core.errors import (
     DivisibilityError, InjectivityError, LayoutError, NotationError, RankError, UndecidableError,
 )
-from .core.integers import Dyn, DynInt, Int, StaticInt, UserInt, is_static
+from .core.integers import Dyn, DynInt, Int, StaticInt, UserInt, UserIntTuple, is_static
 from .core.decide import assume, collect_guards, prove_checked as prove
 from .core.int_tuple import Tup, Underscore, _
 from .core import int_tuple as _it
@@ -56,13 +56,15 @@ __version__ = "0.1.0"
 #: What user code sees: a static ``int`` (``_4``) or a dynamic integer (:class:`DynInt`).
 IntLike: _TypeAlias = UserInt
 #: An integer or a (nested) tuple of them.
-IntTuple: _TypeAlias = _Union[int, DynInt, "tuple[_Any, ...]"]
+IntTuple: _TypeAlias = UserIntTuple
 #: A plain or a composed (swizzled) layout.
 AnyLayout: _TypeAlias = _Union[Layout, ComposedLayout]
 #: What the divides and products take as their second argument: a layout, a shape, or a tile.
-Tiler: _TypeAlias = _Union[Layout, int, DynInt, Underscore, "tuple[_Any, ...]"]
+Tiler: _TypeAlias = _Union[Layout, int, DynInt, Underscore, "tuple[Tiler, ...]"]
+#: A coordinate with ``_`` in it (a slice).
+_SliceCoord: _TypeAlias = _Union[int, DynInt, Underscore, "tuple[_SliceCoord, ...]"]
 #: Everything ``parse`` may read.
-Parsed: _TypeAlias = _Union[Layout, ComposedLayout, Swizzle, Underscore, int, DynInt, "tuple[_Any, ...]",
+Parsed: _TypeAlias = _Union[Layout, ComposedLayout, Swizzle, Underscore, int, DynInt, "tuple[Tiler, ...]",
                            ScaledBasis, ArithmeticTuple, Tensor]
 
 from .face import api as _api, checked as _checked, ints as _ints  # noqa: E402
@@ -100,14 +102,14 @@ def make_stride(*strides: IntTuple) -> IntTuple: ...
 @_api(_lay.make_step)
 def make_step(*steps: IntTuple) -> IntTuple: ...
 @_api(_lay.make_coord)
-def make_coord(*coords: _Union[IntTuple, Underscore]) -> IntTuple: ...
+def make_coord(*coords: _SliceCoord) -> IntTuple: ...
 @_api(_lay.make_tile)
 def make_tile(*modes: Tiler) -> "tuple[_Any, ...]": ...
 
 
 # ---------------------------------------------------------------- layouts
 @_api(_lay.size)
-def size(x: _Union[AnyLayout, IntTuple], *idx: int) -> IntLike: ...
+def size(x: _Union[AnyLayout, Tensor, IntTuple], *idx: int) -> IntLike: ...
 @_api(_lay.cosize)
 def cosize(layout: AnyLayout, *idx: int) -> IntLike: ...
 @_api(_lay.rank)
@@ -163,11 +165,11 @@ def take(layout: Tensor, begin: int, end: int) -> Tensor: ...
 @_api(_tensor.take)
 def take(layout: _Union[Layout, Tensor], begin: int, end: int) -> _Union[Layout, Tensor]: ...
 @_api(_lay.slice_)
-def slice_(coord: _Union[IntTuple, Underscore], layout: Layout) -> Layout: ...
+def slice_(coord: _SliceCoord, layout: Layout) -> Layout: ...
 @_api(_lay.dice)
-def dice(coord: _Union[IntTuple, Underscore], layout: Layout) -> Layout: ...
+def dice(coord: _SliceCoord, layout: Layout) -> Layout: ...
 @_api(_lay.slice_and_offset)
-def slice_and_offset(coord: _Union[IntTuple, Underscore], layout: Layout) -> "tuple[Layout, IntLike]": ...
+def slice_and_offset(coord: _SliceCoord, layout: Layout) -> "tuple[Layout, IntLike]": ...
 @_overload
 def filter_zeros(layout: Layout) -> Layout: ...
 @_overload
@@ -316,8 +318,12 @@ def raked_product(block: Layout, tiler: Layout) -> Layout: ...
 def raked_product(block: Tensor, tiler: Layout) -> Tensor: ...
 @_api(_tensor.raked_product, fast=_plain_alg.raked_product)
 def raked_product(block: _Union[Layout, Tensor], tiler: Layout) -> _Union[Layout, Tensor]: ...
-@_api(_alg.tile_to_shape)
+@_overload
 def tile_to_shape(block: Layout, trg_shape: IntTuple, order: _Any = LayoutLeft) -> Layout: ...
+@_overload
+def tile_to_shape(block: ComposedLayout, trg_shape: IntTuple, order: _Any = LayoutLeft) -> ComposedLayout: ...
+@_api(_alg.tile_to_shape)
+def tile_to_shape(block: AnyLayout, trg_shape: IntTuple, order: _Any = LayoutLeft) -> AnyLayout: ...
 @_api(_alg.max_common_layout)
 def max_common_layout(a: Layout, b: Layout) -> Layout: ...
 @_api(_alg.max_common_vector)
@@ -477,6 +483,18 @@ _ATOMS: dict[str, tuple[str, str, _Any]] = {
     **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout")},
     # --- end Blackwell UMMA
 }
+# issue 33: the list of copy atoms (as mma_atom_names lists the MMA atoms)
+if TYPE_CHECKING:
+    from .tensor.atoms.copy_traits import copy_atom_names
+_ATOMS["copy_atom_names"] = ("tensor.atoms.copy_traits", "copy_atom_names", None)
+__all__ += ["copy_atom_names"]
+# issue 33: an analysis answered by cases is a Cases (narrow with isinstance), its wavefronts typed
+if TYPE_CHECKING:
+    from .analysis.cases import Cases
+_ATOMS["Cases"] = ("analysis.cases", "Cases", None)
+__all__ += ["Cases"]
+# (end of issue 33's block)
+
 # (a literal list: mypy reads re-exports from it)
 __all__ += [
     "MMA_Traits", "Major", "ScaleIn", "mma_atom_names", "MMA_Atom", "ThrMMA", "TiledMMA", "make_tiled_mma",
@@ -588,7 +606,7 @@ def _execute_attr(name: str) -> _Any:
 # Both load on first use (module __getattr__ below): `import cute_sym` stays fast for the algebra.
 # The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
 from .views import notebook as _notebook
-_notebook.wire(Layout, ComposedLayout, Tensor)      # TiledMMA and TiledCopy when they load (_atom_attr)
+_notebook.wire(Layout, ComposedLayout, Tensor, Swizzle)      # TiledMMA and TiledCopy when they load (_atom_attr)
 
 if TYPE_CHECKING:
     from .views.draw import (

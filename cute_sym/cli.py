@@ -31,10 +31,14 @@ from typing import Any, Optional, Sequence, TextIO
 
 from .core.errors import LayoutError
 
-__all__ = ["main", "evaluate_call", "TABLE_LIMIT"]
+__all__ = ["main", "evaluate_call", "TABLE_LIMIT", "TABLE_COLS", "PICTURE_LIMIT"]
 
 #: Past this many entries a table shows its first rows and says how many it left out.
 TABLE_LIMIT = 1024
+#: Past this many columns a table shows its first ones and says how many it left out.
+TABLE_COLS = 32
+#: Past this many rows or columns a picture (svg, html, latex) shows its first ones (views.draw's).
+PICTURE_LIMIT = 128
 
 
 def _split_args(text: str, start: int = 0) -> list[tuple[str, int]]:
@@ -64,6 +68,11 @@ def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None, 
     from .core.errors import NotationError
     if text.isidentifier() and (text in cute_sym.mma_atom_names() or text in _TAGS):
         return getattr(cute_sym, text) if text in _TAGS else text
+    if _is_name(text):      # a copy operation or an element type: Copy_Atom(SM75_U32x4_LDSM_N, half_t)
+        return text
+    head = text.split("(", 1)[0].strip()
+    if "(" in text and text.endswith(")") and head.isidentifier() and callable(getattr(cute_sym, head, None)):
+        return evaluate_call(text, column, dialect)      # a call inside a call: make_tiled_copy(Copy_Atom(...), ...)
     try:
         return cute_sym.parse(text, symbols, dialect=dialect)
     except NotationError as e:
@@ -73,6 +82,21 @@ def _parse_at(text: str, column: int, symbols: Optional[dict[str, Any]] = None, 
 
 
 _TAGS = ("LayoutLeft", "LayoutRight")
+# operations whose arguments are names: Copy_Atom(SM75_U32x4_LDSM_N, half_t)
+_BY_NAME = ("Copy_Atom", "Copy_Traits", "MMA_Atom", "MMA_Traits")
+
+
+def _is_name(text: str) -> bool:
+    """A copy operation (``SM75_U32x4_LDSM_N``, ``UniversalCopy<uint128_t>``) or an element type
+    (``half_t``, ``float``) named in an expression: kept a name (not a symbol)."""
+    from .tensor.atoms.copy_traits import copy_atom_names
+    from .tensor.atoms.copy_types import ELEMENT_BITS, type_name
+    head = text.split("<", 1)[0].strip()
+    if not head.isidentifier():
+        return False
+    if head in copy_atom_names() and (head == text or text.endswith(">")):
+        return True
+    return text.isidentifier() and type_name(text) in ELEMENT_BITS
 
 
 def _parse_args(parts: list[tuple[str, int]], dialect: str = "cute") -> list[Any]:
@@ -128,7 +152,7 @@ def _call_split(expr: str) -> Optional[int]:
     return None
 
 
-def evaluate_call(expr: str, dialect: str = "cute") -> Any:
+def evaluate_call(expr: str, column: int = 0, dialect: str = "cute") -> Any:
     """Evaluate ``op(arg, ...)`` (or a bare notation value) with cute_sym.
 
     A layout followed by ``(coordinate)`` is the layout called with it: an
@@ -143,10 +167,12 @@ def evaluate_call(expr: str, dialect: str = "cute") -> Any:
     (_4):(_8) _10
     >>> print(evaluate_call("composition((4,8):(8,1), 4:2)", dialect="dsl"))
     (_2,_2):(_16,_1)
+    >>> print(evaluate_call("Copy_Atom(SM75_U32x4_LDSM_N, half_t)").ValLayoutDst)
+    (_32,(_2,_4)):(_2,(_1,_64))
     """
     import cute_sym
     _check_balanced(expr)
-    lead = len(expr) - len(expr.lstrip())
+    lead = column + len(expr) - len(expr.lstrip())
     expr = expr.strip()
     head, sep, rest = expr.partition("(")
     name = head.strip()
@@ -154,7 +180,10 @@ def evaluate_call(expr: str, dialect: str = "cute") -> Any:
         fn = getattr(cute_sym, name, None)
         if fn is None or not callable(fn):
             raise LayoutError(f"unknown operation {name!r}")
-        return fn(*_parse_args(_split_args(rest[:-1], lead + len(head) + 1), dialect))
+        parts = _split_args(rest[:-1], lead + len(head) + 1)
+        if name in _BY_NAME:    # its arguments are names (an atom, an element type), never symbols
+            return fn(*[a for a, _ in parts])
+        return fn(*_parse_args(parts, dialect))
     k = _call_split(expr)
     if k is not None:
         value = _parse_at(expr[:k].rstrip(), lead, None, dialect)
@@ -194,27 +223,61 @@ def _text_output(result: Any, opts: argparse.Namespace, values: dict[str, int], 
     if isinstance(result, (Layout, ComposedLayout)) and not opts.no_table:
         out.write("\n")
         shown = subs(result, values, ignore_unknown=True) if values else result
-        if shown.rank() in (1, 2):
+        if shown.rank() not in (1, 2):
+            out.write(f"(no table: print_layout draws a rank-1 or rank-2 layout; this one has rank {shown.rank()}: "
+                      "take a mode, e.g. layout<0>, or group modes)\n")
+        else:
             try:
-                out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT))
+                out.write(layout_table_capped(shown, sys.maxsize if opts.full else TABLE_LIMIT,
+                                              None if opts.full else TABLE_COLS))
             except LayoutError as e:
                 # the command binds a symbol with --bind, not with subs
                 text = str(e).replace("bind the symbols first (subs)", "give it with --bind NAME=VALUE")
                 out.write(f"(no table: {text})\n")
 
 
-def _picture(result: Any, fmt: str, values: dict[str, int]) -> str:
+def _picture(result: Any, fmt: str, values: dict[str, int], full: bool = False) -> str:
     from .views import draw as views
     from .core.errors import UndecidableError
     bind = values or None
     try:
         if fmt == "latex":
-            return views.latex(result, bind)
+            return views.latex_capped(result, bind, full=full)
         if fmt == "svg":
-            return views.svg(result, bind)
-        return views.html(result, bind)
+            return views.svg(result, bind, full=full)
+        return views.html(result, bind, full=full)
     except UndecidableError as e:
         raise LayoutError(f"{e} (on the command line: --bind NAME=VALUE)") from e
+
+
+_DESCRIPTION = """Evaluate a CuTe-notation expression and print the result: its CuTe notation and,
+for a rank-1 or rank-2 layout, CuTe's print_layout table (or a picture: --format).
+
+examples:
+  cute-sym 'logical_divide(_24:_2, _4:_2)'
+  cute-sym 'coalesce((16,N):(1,16))' --bind N=4
+  cute-sym --guards 'shape_div(M, _4)'
+  cute-sym '(_4,_8):(_8,_1)(_,1)'             (a layout called with a coordinate)
+  cute-sym 'make_tiled_copy(Copy_Atom(SM75_U32x4_LDSM_N, half_t), (_32,_1):(_1,_0), (_1,_8))'
+  cute-sym --format svg -o div.svg 'logical_divide(_24:_2, _4:_2)'"""
+
+_EPILOG = """operations: any cute_sym function by its CuTe name, e.g. composition, complement,
+  coalesce, filter, left_inverse, right_inverse, logical_divide, zipped_divide,
+  tiled_divide, logical_product, blocked_product, raked_product, tile_to_shape,
+  size, cosize, idx2crd, crd2idx, make_tiled_copy, make_tiled_mma, Copy_Atom,
+  MMA_Atom (copy_atom_names() and mma_atom_names() list the atoms; an element
+  type is a CuTe name: half_t, float, int8_t, ...).
+
+the analyze command (cute-sym analyze --help for its options):
+  cute-sym analyze --smem LAYOUT (or --gmem LAYOUT) with a copy (--copy OP --type T
+  --thr LAYOUT --val LAYOUT) or a TV layout (--tv LAYOUT --bits N), optionally
+  --mma OP --atoms M,N,K --operand A|B|C, --warp W, --detail. It reports:
+    vector width      the widest access of one thread
+    bank conflicts    shared memory: wavefronts per instruction and the worst bank
+    coalescing        global memory: sectors and transactions per instruction
+    copy/MMA fit      whether the copy delivers what the MMA's operand needs
+
+exit status: 0 done, 2 a bad expression or option (a message, never a traceback)."""
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -224,7 +287,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .analysis.report import analyze_main
         return analyze_main(args[1:], None)      # (sys.stdout as it is now)
     # ----
-    ap = argparse.ArgumentParser(prog="cute-sym", description=__doc__.split("\n")[0] if __doc__ else None)
+    ap = argparse.ArgumentParser(prog="cute-sym", description=_DESCRIPTION, epilog=_EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("expr", nargs="?", default=None,
                     help="a CuTe-notation call such as 'logical_divide(_24:_2, _4:_2)' (the default), "
                          "a value, or a layout with a coordinate: '(_4,_8):(_8,_1)(_,1)'")
@@ -240,7 +304,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--dsl", action="store_true",
                     help="read the arguments as the CuTe Python DSL prints them ((4,8):(8,1), ?{div=8}, S<3,4,3>)")
     ap.add_argument("--full", action="store_true",
-                    help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries)")
+                    help=f"print the whole table (else the first rows, about {TABLE_LIMIT} entries, and the "
+                         f"first {TABLE_COLS} columns) or picture (else the first {PICTURE_LIMIT} rows and columns)")
     # an expression may start with '-' (a negative number or formula): not an option
     opts, extra = ap.parse_known_args(args)
     if extra:
@@ -267,9 +332,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if opts.guards:
                 from .core.decide import collect_guards
                 with collect_guards() as g:
-                    result = evaluate_call(opts.expr, dialect)
+                    result = evaluate_call(opts.expr, dialect=dialect)
             else:
-                result = evaluate_call(opts.expr, dialect)
+                result = evaluate_call(opts.expr, dialect=dialect)
         except LayoutError:
             raise
         except Exception as e:  # noqa: BLE001 - any failure to evaluate is a bad expression, never a traceback
@@ -283,7 +348,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     out.write(f"  (the conditions do not hold for {values})\n")
             _text_output(result, opts, values, out)
         else:
-            out.write(_picture(result, opts.format, values))
+            out.write(_picture(result, opts.format, values, opts.full))
     except LayoutError as e:
         sys.stdout.write(out.getvalue())
         print(f"cute-sym: error: {e}", file=sys.stderr)

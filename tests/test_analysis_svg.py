@@ -30,14 +30,27 @@ def test_cells_and_hits(text: str) -> None:
     cells = [r for r in root.iter(NS + "rect") if r.get("class") == "cell"]
     assert len(cells) == 32 * 16
     for r in cells:     # the color is the bank of the element drawn there
-        m = (int(r.get("y")) - 40) // 18
-        n = (int(r.get("x")) - 30) // 18
+        m, n = int(r.get("data-m")), int(r.get("data-n"))
         assert r.get("fill") == bank_color((int(lay(m, n)) * 2 // 4) % 32)
+    # every cell is where its row and column axis labels say
+    rows = {int(t.text): float(t.get("y")) for t in root.iter(NS + "text") if t.get("class") == "row"}
+    cols = {int(t.text): float(t.get("x")) for t in root.iter(NS + "text") if t.get("class") == "col"}
+    assert sorted(rows) == list(range(32)) and sorted(cols) == list(range(16))
+    for r in cells:
+        m, n = int(r.get("data-m")), int(r.get("data-n"))
+        assert float(r.get("y")) < rows[m] < float(r.get("y")) + float(r.get("height"))
+        assert float(r.get("x")) < cols[n] < float(r.get("x")) + float(r.get("width"))
     res = bank_conflicts(tc, lay)
     assert isinstance(res, BankConflicts)
     hits = [r for r in root.iter(NS + "rect") if r.get("class") == "hit"]
     marked = {w for p in res.phases if p.wavefronts > p.ideal for _, w in p.words}
     assert len(hits) == len(marked)
+    labels = [t.text for t in root.iter(NS + "text") if t.get("class") == "thr"]
+    assert len(labels) == len(hits) and all(re.fullmatch(r"T\d+\+?", x or "") for x in labels)
+    width = float(root.get("width"))
+    for t in root.iter(NS + "text"):    # no title line runs past the picture's right edge
+        if t.get("class") == "title":
+            assert float(t.get("x")) + 0.62 * float(t.get("font-size")) * len(t.text or "") <= width
     assert (len(hits) == 0) == (res.conflicts == 0)
     assert re.search(r"(conflict-free|bank conflicts)", svg)
 

@@ -103,13 +103,14 @@ def test_cli_still_refuses_an_unknown_option() -> None:
 
 
 def test_cli_caps_a_big_table(capsys: Any) -> None:
-    from cute_sym.cli import TABLE_LIMIT
+    from cute_sym.cli import TABLE_COLS, TABLE_LIMIT
     assert main(["(_64,_64):(_64,_1)"]) == 0
     out = capsys.readouterr().out.splitlines()
     rows = _table_rows(out)
-    keep = TABLE_LIMIT // 64
-    assert len(rows) == keep and rows == [[64 * i + j for j in range(64)] for i in range(keep)]
-    assert out[-1].strip() == f"... {64 - keep} more rows ({(64 - keep) * 64} entries) left out; --full shows all"
+    keep = TABLE_LIMIT // TABLE_COLS        # rows and columns both capped
+    assert len(rows) == keep and rows == [[64 * i + j for j in range(TABLE_COLS)] for i in range(keep)]
+    assert out[-2].strip() == f"... {64 - keep} more rows ({(64 - keep) * 64} entries) left out; --full shows all"
+    assert out[-1].strip() == f"... {64 - TABLE_COLS} more columns (columns {TABLE_COLS}..63) left out; --full shows all"
     assert main(["--full", "(_64,_64):(_64,_1)"]) == 0
     rows = _table_rows(capsys.readouterr().out.splitlines())
     assert rows == [[64 * i + j for j in range(64)] for i in range(64)]
@@ -200,3 +201,70 @@ def test_a_symbolic_layout_without_values_says_how_to_give_them(capsys: Any) -> 
     assert main(["(M,_4):(_1,M)"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("(M,_4):(_1,M)") and "--bind NAME=VALUE" in out and "subs" not in out
+
+
+# ---------------------------------------------------------------- issue 33: every picture and table is capped
+@pytest.mark.parametrize("fmt", ["svg", "html", "latex"])
+def test_cli_caps_a_big_picture(fmt: str, capsys: Any) -> None:
+    from cute_sym.cli import PICTURE_LIMIT
+    import time
+    t0 = time.perf_counter()
+    assert main(["--format", fmt, "(_4096,_4096):(_4096,_1)"]) == 0
+    out = capsys.readouterr().out
+    assert time.perf_counter() - t0 < 30 and len(out) < 3_000_000      # was 943 MB in 42 s
+    assert f"showing the first {PICTURE_LIMIT}x{PICTURE_LIMIT} cells of 4096x4096" in out
+    assert f"rows {PICTURE_LIMIT}..4095 and columns {PICTURE_LIMIT}..4095 left out" in out
+    # a small picture is whole and --full lifts the cap (a picture just past it, to stay fast)
+    assert main(["--format", fmt, "(_8,_8):(_8,_1)"]) == 0
+    assert "left out" not in capsys.readouterr().out
+    assert main(["--format", fmt, "--full", f"(_{PICTURE_LIMIT + 2},_2):(_2,_1)"]) == 0
+    assert "left out" not in capsys.readouterr().out
+
+
+def test_cli_caps_the_columns_of_a_table(capsys: Any) -> None:
+    from cute_sym.cli import TABLE_COLS
+    assert main(["(_2,_1048576):(_1048576,_1)"]) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 100_000
+    rows = _table_rows(out.splitlines())
+    assert rows == [[1048576 * i + j for j in range(TABLE_COLS)] for i in range(2)]
+    assert f"1048576 more columns" not in out and f"columns {TABLE_COLS}..1048575) left out" in out
+
+
+def test_cli_says_why_a_rank_3_layout_has_no_table(capsys: Any) -> None:
+    assert main(["(_2,_2,_2):(_1,_2,_4)"]) == 0
+    out = capsys.readouterr().out
+    assert "(no table: print_layout draws a rank-1 or rank-2 layout; this one has rank 3" in out
+
+
+def test_cli_names_copy_atoms_and_element_types(capsys: Any) -> None:
+    assert main(["Copy_Atom(SM75_U32x4_LDSM_N, half_t)"]) == 0
+    out = capsys.readouterr().out
+    assert str(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t")).strip() in out
+    assert main(["make_tiled_copy(Copy_Atom(UniversalCopy<uint128_t>, half_t), (_32,_4):(_1,_32), (_1,_8))"]) == 0
+    tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint128_t>", "half_t"), cs.parse("(_32,_4):(_1,_32)"),
+                            cs.parse("(_1,_8)"))
+    assert str(tc.TiledLayout_TV) in capsys.readouterr().out
+    assert main(["Copy_Atom(SM75_U32x4_LDSM, half_t)"]) == 2
+    assert "close names: SM75_U32x4_LDSM_N" in capsys.readouterr().err
+    assert main(["Copy_Atom(SM75_U32x4_LDSM_N, halfx)"]) == 2
+    assert "unknown element type 'halfx'" in capsys.readouterr().err
+
+
+def test_cli_help_lists_analyze_in_plain_text(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "cute-sym analyze" in out and "``" not in out and ":func:" not in out
+    for finding in ("vector width", "bank conflicts", "coalescing", "copy/MMA fit"):
+        assert finding in out
+
+
+def test_cli_analyze_warp_past_the_threads_exits_non_zero(capsys: Any) -> None:
+    args = ["analyze", "--smem", "(_128,_64):(_64,_1)", "--copy", "UniversalCopy<uint128_t>",
+            "--thr", "(_16,_8):(_8,_1)", "--val", "(_1,_8)"]
+    assert main(args + ["--warp", "7"]) == 2
+    assert "warp 7 is not among the 128 threads" in capsys.readouterr().err
+    for w in range(4):
+        assert main(args + ["--warp", str(w)]) == 0
+        assert f"warp {w}" in capsys.readouterr().out

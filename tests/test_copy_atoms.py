@@ -252,7 +252,27 @@ def test_qualified_and_value_initialised_names_are_the_operation(text: str) -> N
 
 
 def test_a_misspelt_operation_is_told_the_closest_names() -> None:
-    with pytest.raises(cs.LayoutError, match="did you mean SM75_U32x4_LDSM_N"):
+    with pytest.raises(cs.LayoutError, match="close names: SM75_U32x4_LDSM_N"):
         Copy_Traits("SM75_U32X4_LDSM_N")
-    with pytest.raises(cs.LayoutError, match=r"CopyOperation: 'NoSuchCopy'$"):
+    with pytest.raises(cs.LayoutError, match=r"CopyOperation: 'NoSuchCopy' \(copy_atom_names\(\) lists them\)$"):
         Copy_Traits("NoSuchCopy")
+
+
+# ---------------------------------------------------------------- issue 33: the list of copy atoms, close names
+def test_copy_atom_names_are_every_operation_and_misspelt_ones_get_close_names() -> None:
+    import cute_sym as cs
+    names = cs.copy_atom_names()
+    assert len(names) == len(set(names)) > 20
+    for n in names:      # each name is one Copy_Traits knows (a templated one with a width it allows)
+        for op in (n, f"{n}<uint128_t>", f"{n}<uint32_t>", f"{n}<128>", f"{n}<8>"):
+            try:
+                cs.Copy_Traits(op)
+                break
+            except cs.LayoutError as e:
+                assert "not implemented for this CopyOperation" not in str(e), op
+        else:
+            raise AssertionError(f"{n} is listed but no spelling of it is known")
+    with pytest.raises(cs.LayoutError, match=r"'SM75_U32x4_LDSM'; close names: SM75_U32x4_LDSM_N"):
+        cs.Copy_Atom("SM75_U32x4_LDSM", "half_t")
+    with pytest.raises(cs.LayoutError, match=r"copy_atom_names\(\) lists them"):
+        cs.Copy_Atom("NoSuchCopyAtAll", "half_t")

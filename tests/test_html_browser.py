@@ -237,3 +237,111 @@ def test_cli_html(tmp_path: Any, capsys: Any) -> None:
     assert e.value.code == 2 and "NAME=INTEGER" in capsys.readouterr().err
     assert main(["--format", "html", "(M,_2):(_1,M)"]) == 2
     assert "pass bind" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- issue 33: notebook fragments, swizzles, bank pictures
+def test_every_object_has_a_capped_html_repr() -> None:
+    objs = [cs.parse("(_4,_8):(_8,_1)"), cs.parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"), cs.Swizzle(3, 3, 3),
+            cs.make_tensor(cs.make_gmem_ptr("A", "half_t"), cs.parse("(_4,_8):(_8,_1)")),
+            cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN"),
+            cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint64_t>", "float"), cs.parse("(_4,_8):(_8,_1)"),
+                               cs.parse("(_1,_2)"))]
+    for x in objs:
+        h = x._repr_html_()
+        assert h is not None and h.startswith('<div class="cute-sym-view"') and "<svg" in h
+        assert not re.search(r"<link|<img|src=|@import|url\(", h)
+    big = cs.parse("(_4096,_4096):(_4096,_1)")._repr_html_()
+    assert big is not None and len(big) < 1_000_000 and "left out" in big
+    assert cs.parse("(M,_2):(_1,M)")._repr_html_() is None      # no values: Jupyter shows the text
+
+
+def test_swizzle_picture_is_the_swizzle_over_its_bits() -> None:
+    from cute_sym.views.draw import picture, swizzle_layout
+    for b, m, s in [(3, 3, 3), (2, 0, 3), (1, 2, 2), (2, 1, -3)]:
+        sw = cs.Swizzle(b, m, s)
+        pic = picture(sw)
+        (panel,) = pic.panels
+        cols = 1 << (m + abs(s))
+        assert (panel.rows, panel.cols) == (1 << b, cols)
+        assert [c[2] for c in panel.cells] == [int(sw(r * cols + c)) for r in range(1 << b) for c in range(cols)]
+        assert str(swizzle_layout(sw)).startswith(str(sw))
+
+
+FRAGMENT_HOVER = """<script>
+(function () {   /* test only: hover a point of each view, keep what each view's own tooltip says */
+  var out = [];
+  document.querySelectorAll("div.cute-sym-view").forEach(function (v, k) {
+    var svg = v.querySelector("svg.cute-sym"), r = svg.getBoundingClientRect(), tip = v.querySelector(".cs-tip");
+    var p = POINTS[k];
+    svg.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + p[0], clientY: r.top + p[1], bubbles: true}));
+    out.push(tip.style.display === "block" ? tip.textContent : "");
+  });
+  var pre = document.createElement("pre"); pre.id = "hover-log"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script></body>"""
+
+
+@needs_chromium
+def test_two_notebook_views_on_one_page_hover_each_their_own(tmp_path: Any) -> None:
+    A, B = cs.parse("(_4,_8):(_8,_1)"), cs.parse("(_4,_8):(_1,_4)")
+    fa, fb = A._repr_html_(), B._repr_html_()
+    assert fa and fb
+    (pa,) = read_panels(svg_of(fa))
+    (pb,) = read_panels(svg_of(fb))
+    page = "<!DOCTYPE html><html><body>" + fa + fb + "</body></html>"
+    pts = [(pa["x"] + 5 * 0 + 3 * pa["w"] + 3, pa["y"] + 2 * pa["h"] + 3), (pb["x"] + 3 * pb["w"] + 3, pb["y"] + 2 * pb["h"] + 3)]
+    path = os.path.join(str(tmp_path), "frag.html")
+    with open(path, "w") as fh:
+        fh.write(page.replace("</body>", FRAGMENT_HOVER.replace("POINTS", json.dumps(pts))))
+    p = chromium(path, "--dump-dom", "--window-size=1200,1200")
+    m = re.search(r'<pre id="hover-log">(.*?)</pre>', p.stdout, re.S)
+    assert m, p.stdout[-2000:] + p.stderr[-2000:]
+    tips = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+    assert tips[0].splitlines()[-1] == f"offset {int(A(2, 3))}" and tips[1].splitlines()[-1] == f"offset {int(B(2, 3))}"
+
+
+@needs_chromium
+def test_swizzle_page_in_chromium(tmp_path: Any) -> None:
+    from cute_sym.views.draw import swizzle_layout
+    sw = cs.Swizzle(2, 0, 2)
+    page = cs.html(sw)
+    (panel,) = read_panels(svg_of(page))
+    png = screenshot(page, str(tmp_path), (panel["x"] + panel["cols"] * panel["w"] + 40,
+                                           panel["y"] + panel["rows"] * panel["h"] + 40))
+    want = latex_colors(cs.latex(swizzle_layout(sw)))       # print_latex's color of each cell of the swizzle
+    assert check_centers(png, panel, want) == 4 * 4
+
+
+BBOX = """<script>
+(function () {   /* test only: the boxes the browser drew */
+  var svg = document.querySelector("svg"), W = svg.getBBox ? +svg.getAttribute("width") : 0, out = {w: W, title: [], thr: [], row: [], col: []};
+  document.querySelectorAll("text.title").forEach(function (t) { var b = t.getBBox(); out.title.push([b.x, b.width]); });
+  document.querySelectorAll("text.thr").forEach(function (t) {
+    var b = t.getBBox(), r = t.previousElementSibling.getBBox();
+    out.thr.push([b.x, b.y, b.width, b.height, r.x, r.y, r.width, r.height]); });
+  out.row = document.querySelectorAll("text.row").length; out.col = document.querySelectorAll("text.col").length;
+  var pre = document.createElement("pre"); pre.id = "bbox-log"; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script></body>"""
+
+
+@needs_chromium
+def test_bank_picture_title_threads_and_axes_in_chromium(tmp_path: Any) -> None:
+    from cute_sym.views.banks import bank_svg
+    mma = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", (2, 2, 1), (32, 32, 16))
+    tc = cs.make_tiled_copy_A(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    svg = bank_svg(tc, cs.parse("(_32,_16):(_16,_1)"))       # row-major: conflicts, thread labels
+    path = os.path.join(str(tmp_path), "banks.html")
+    with open(path, "w") as fh:
+        fh.write("<!DOCTYPE html><html><body style='margin:0'>" + svg + "</body></html>".replace("</body>", BBOX))
+    p = chromium(path, "--dump-dom", "--window-size=1400,1200")
+    m = re.search(r'<pre id="bbox-log">(.*?)</pre>', p.stdout, re.S)
+    assert m, p.stdout[-2000:] + p.stderr[-2000:]
+    box = json.loads(m.group(1).replace("&quot;", '"'))
+    assert box["title"] and all(x + w <= box["w"] for x, w in box["title"])          # the title is not clipped
+    assert box["thr"]                                                                  # threads are written
+    for x, y, w, h, rx, ry, rw, rh in box["thr"]:                                      # inside their cell
+        assert rx - 1 <= x and x + w <= rx + rw + 1 and ry - 1 <= y and y + h <= ry + rh + 2
+    assert (box["row"], box["col"]) == (32, 16)

@@ -9,12 +9,13 @@ from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym import Dyn, Int, is_static
+from cute_sym.core.integers import StaticInt
 
 
 def test_int_is_a_plain_static_int() -> None:
     x = Int[4]      # an int that prints as CuTe prints Int<4>{}: _4
     assert isinstance(x, int) and x == 4 and is_static(x) and str(x) == repr(x) == "_4"
-    assert type(Int[4] * Int[8]) is int and Int[4] * Int[8] == 32
+    assert type(Int[4] * Int[8]) is StaticInt and Int[4] * Int[8] == 32 and str(Int[4] * Int[8]) == "_32"
     assert Int[4] + 3 == 7 and is_static(Int[4] + 3)
 
 
@@ -80,7 +81,7 @@ OPS = [operator.add, operator.sub, operator.mul]
 @given(st.integers(-1000, 1000), st.integers(-1000, 1000), st.sampled_from(OPS))
 def test_prop_static_arithmetic_is_int_arithmetic(a: int, b: int, op: object) -> None:
     r = op(Int[a], Int[b])  # type: ignore[operator]
-    assert type(r) is int and r == op(a, b)  # type: ignore[operator]
+    assert type(r) is StaticInt and r == op(a, b)  # type: ignore[operator]
     assert is_static(r)
 
 
@@ -130,3 +131,22 @@ def test_a_symbol_with_no_value_is_refused() -> None:
         with pytest.raises(cs.LayoutError, match=what):
             Dyn("M", **kw)  # type: ignore[arg-type]
     assert Dyn("M", divisible_by=8, max=8) is not None and Dyn("M", divisible_by=4, sign="any", max=-3) is not None
+
+
+# ---------------------------------------------------------------- issue 33: static integers combine into static integers
+def test_static_int_arithmetic_stays_static() -> None:
+    import operator
+    from cute_sym import Int
+    from cute_sym.core.integers import StaticInt
+    ops = [operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod]
+    for a in range(-4, 9):
+        for b in range(-3, 9):
+            for op in ops:
+                if op in (operator.floordiv, operator.mod) and b == 0:
+                    continue
+                r = op(Int[a], Int[b])
+                assert type(r) is StaticInt and r == op(a, b) and str(r) == f"_{op(a, b)}"
+                # a plain int is a dynamic value: the result is a plain int
+                assert type(op(Int[a], b)) is int and type(op(a, Int[b])) is int
+                assert op(Int[a], b) == op(a, b) == op(a, Int[b])
+    assert str(Int[4] * Int[8]) == "_32" and str(-Int[3]) == "_-3"

@@ -333,3 +333,21 @@ def test_tensor_pictures() -> None:
     assert P._repr_svg_() is None                                                     # type: ignore[attr-defined]
     (p,) = read_panels(cs.svg(P, bind={"M": 3}))
     assert {rc: c["text"] for rc, c in p["cells"].items()} == {(m, n): [str(m + 3 * n)] for m in range(3) for n in range(4)}
+
+
+# ---------------------------------------------------------------- issue 33: pictures are capped, full=True lifts it
+def test_svg_and_html_cap_rows_and_columns() -> None:
+    from cute_sym.views.draw import PICTURE_LIMIT
+    big = cs.parse("(_4096,_4096):(_4096,_1)")
+    for draw in (cs.svg, cs.html):
+        s = draw(big)
+        assert len(s) < 3_000_000 and f"rows {PICTURE_LIMIT}..4095 and columns {PICTURE_LIMIT}..4095 left out" in s
+    wide = cs.parse(f"(_2,_{PICTURE_LIMIT + 5}):(_{PICTURE_LIMIT + 5},_1)")
+    assert f"columns {PICTURE_LIMIT}..{PICTURE_LIMIT + 4} left out" in cs.svg(wide)
+    full = cs.svg(wide, full=True)
+    assert "left out" not in full and full.count(f">{2 * (PICTURE_LIMIT + 5) - 1}<") == 1
+    from cute_sym.views.draw import latex_capped
+    lat = latex_capped(big)
+    assert lat.startswith("% showing the first") and lat.count("\\node") < (PICTURE_LIMIT + 2) ** 2 + 300
+    small = cs.parse("(_4,_8):(_8,_1)")
+    assert latex_capped(small) == cs.latex(small)        # CuTe's exact text under the cap

@@ -53,3 +53,28 @@ def test_thread_coord_inverts_the_thread_layout() -> None:
             if tid in image:
                 assert vmnk(c) == tid
             assert tuple(at(e, t, tid) for e in sym) == c
+
+
+# ---------------------------------------------------------------- issue 33: a thread index is one of the threads
+def test_get_slice_refuses_a_thread_past_the_last() -> None:
+    import pytest
+    import cute_sym as cs
+    mma = cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
+    assert mma.get_slice(128).thr_vmnk == thread_coord(mma.thr_layout_vmnk, 128)    # an int: CuTe's reading
+    with pytest.raises(cs.LayoutError, match=r"thread index 1000 is past the last thread of the tiled copy \(thread indices 0..31"):
+        tc.get_slice(1000)
+    with pytest.raises(cs.LayoutError, match=r"may be 1000, past the last thread of the tiled MMA"):
+        mma.get_slice(Dyn("tid", max=1000))
+    with pytest.raises(cs.UndecidableError, match=r"needs tid < 32"):
+        tc.get_slice(Dyn("tid", sign="nonnegative"))
+    # every thread in range is taken, and the symbolic slice is each of them
+    T = parse("(_8,_32):(_32,_1)")
+    tid = Dyn("tid", max=31, sign="nonnegative")
+    sym = tc.get_slice(tid).partition_S(cs.make_tensor(cs.make_gmem_ptr("T", "float"), T))
+    for t in range(32):
+        got = tc.get_slice(t).partition_S(cs.make_tensor(cs.make_gmem_ptr("T", "float"), T))
+        assert sym.engine.offset.xreplace({tid: sympy.Integer(t)}) == got.engine.offset
+    with cs.collect_guards() as guards:
+        tc.get_slice(Dyn("tid", sign="nonnegative"))
+    assert guards.holds({"tid": 31}) and not guards.holds({"tid": 32})

@@ -249,7 +249,7 @@ def test_symbolic_thread_index_is_one_formula(op: str, ty: str, thr: str, val: s
     tc = tc_of(op, ty, thr, val)
     m, n = tc.Tiler_MN
     T = cs.make_layout((2 * m, 3 * n), cs.LayoutRight)
-    tid = Dyn("tid", max=tc.TiledNumThr - 1)
+    tid = Dyn("tid", max=tc.TiledNumThr - 1, sign="nonnegative")
     for which in ("S", "D"):
         lay, off = getattr(tc.get_slice(tid), f"partition_{which}")(T), getattr(tc.get_slice(tid), f"offset_{which}")(T)
         for t in range(0, tc.TiledNumThr, 3 if which == "S" else 5):
@@ -261,7 +261,7 @@ def test_symbolic_thread_index_is_one_formula(op: str, ty: str, thr: str, val: s
 def test_symbolic_extents() -> None:
     tc = tc_of("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t", "(_8,_16):(_16,_1)", "(_1,_8)")
     M, N = Dyn("M", divisible_by=8), Dyn("N", divisible_by=128)
-    tid = Dyn("tid", max=127)
+    tid = Dyn("tid", max=127, sign="nonnegative")
     lay = tc.get_slice(tid).partition_S(cs.make_layout((M, N), (N, 1)))
     off = tc.get_slice(tid).offset_S(cs.make_layout((M, N), (N, 1)))
     assert str(lay) == "((_8,_1),M/8,N/128):((_1,_0),8*N,_128)"
@@ -325,7 +325,7 @@ def test_swizzled_tensor_keeps_the_offset_inside() -> None:
         part, lay, off = thr.partition_S(S), thr.partition_S(plain), thr.offset_S(plain)
         assert part.engine == S.engine and thr.offset_S(S) == 0
         assert all(part.layout(i) == swz.layout_a(off + lay(i)) for i in range(size(lay)))
-    sym = tc.get_slice(Dyn("tid", max=127)).partition_S(S)
+    sym = tc.get_slice(Dyn("tid", max=127, sign="nonnegative")).partition_S(S)
     for tid in (0, 13, 127):
         want = tc.get_slice(tid).partition_S(S).layout
         got = subs(sym.layout, {"tid": tid}, ignore_unknown=True)
@@ -355,7 +355,7 @@ def test_identity_tensor_partitions_are_coordinates(op: str, ty: str, thr: str, 
     tc = tc_of(op, ty, thr, val)
     shape = tuple(tc.Tiler_MN)
     ident, plain = cs.make_identity_tensor(shape), cs.make_layout(shape)
-    tid = Dyn("tid", max=tc.TiledNumThr - 1)
+    tid = Dyn("tid", max=tc.TiledNumThr - 1, sign="nonnegative")
     sym = tc.get_slice(tid).partition_D(ident)
     for t in range(0, tc.TiledNumThr, 7):
         part = tc.get_slice(t).partition_D(ident)
@@ -395,3 +395,18 @@ def test_every_atom_tiles_its_tile(op: str) -> None:
         assert set(s.values()) == set(d.values()) == set(range(tile))
         reg = d if "LDSM" in op else s  # the register side: one (thr, val) an element
         assert len(set(reg.values())) == len(reg) == tile
+
+
+# ---------------------------------------------------------------- issue 33
+def test_make_tiled_copy_refuses_a_thread_layout_that_is_not_injective() -> None:
+    atom = cs.Copy_Atom("UniversalCopy<uint64_t>", "float")
+    with pytest.raises(cs.InjectivityError, match=r"thr_layout \(_2,_2\):\(_0,_0\) is not injective"):
+        cs.make_tiled_copy(atom, cs.parse("(_2,_2):(_0,_0)"), cs.parse("(_1,_8)"))
+    with pytest.raises(cs.InjectivityError, match=r"val_layout .* is not injective"):
+        cs.make_tiled_copy(atom, cs.parse("(_4,_8):(_8,_1)"), cs.parse("(_2,_2):(_1,_1)"))
+    # an injective thread layout: each thread has its own (m,n) cells, as the TV layout says
+    for thr in ("(_4,_8):(_8,_1)", "(_4,_8):(_1,_4)", "(_2,_16):(_16,_1)"):
+        tc = cs.make_tiled_copy(atom, cs.parse(thr), cs.parse("(_1,_2)"))
+        tv = tc.TiledLayout_TV
+        cells = [int(tv(t, v)) for t in range(tc.TiledNumThr) for v in range(tc.TiledNumVal)]
+        assert sorted(cells) == list(range(len(cells)))

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 import sympy
 
+import cute_sym as cs
+
 from cute_sym.core.errors import LayoutError, RankError
 from cute_sym.core.int_tuple import _, leaves
 from cute_sym.core.integers import Dyn
@@ -323,17 +325,33 @@ def test_fragments() -> None:
         g.get_slice(3).partition_fragment_A(make_tensor(make_smem_ptr("sA", "half_t", 4), sA.layout))
 
 
+def thread_coord_of(mma: Any, t: int) -> Any:
+    from cute_sym.tensor.thread_index import thread_coord
+    return thread_coord(mma.thr_layout_vmnk, t)
+
+
 @pytest.mark.parametrize("atom, atom_layout, hi", [
-    ("SM70_8x8x4_F16F16F16F16_NN", (2, 1), 63),            # past the threads of the MMA: CuTe's coordinates
-    ("SM80_16x8x8_F16F16F16F16_TN", (2, 1), None),           # no bound at all
+    ("SM70_8x8x4_F16F16F16F16_NN", (2, 1), 63),            # past the threads of the MMA: refused
+    ("SM80_16x8x8_F16F16F16F16_TN", (2, 1), None),           # no bound at all: the fact is asked
 ])
 def test_symbolic_thread_index_past_the_threads(atom: str, atom_layout: Any, hi: Any) -> None:
     mma = make_tiled_mma(atom, atom_layout)
+    n = int(cs.cosize(mma.thr_layout_vmnk))
     tid = Dyn("tid", sign="nonnegative") if hi is None else Dyn("tid", max=hi, sign="nonnegative")
+    if hi is None:
+        with pytest.raises(cs.UndecidableError, match=f"needs tid < {n}"):
+            mma.get_slice(tid)
+    else:
+        with pytest.raises(LayoutError, match=f"may be {hi}, past the last thread of the tiled MMA"):
+            mma.get_slice(tid)
+    # an int past the threads is read as CuTe reads it (its own answers, views/mma_partition/06, pin it)
+    assert mma.get_slice(n).thr_vmnk == thread_coord_of(mma, n)
+    # in range, the formula is the integer answer at every thread
+    tid = Dyn("tid", max=n - 1, sign="nonnegative")
     T = parse("(_64,_64):(_64,_1)")
     for op in "ABC":
         base = getattr(mma.get_slice(tid), f"offset_{op}")(T)
-        for t in range(0, 200 if hi is None else hi + 1, 5):
+        for t in range(0, n, 5):
             assert base.xreplace({tid: sympy.Integer(t)}) == getattr(mma.get_slice(t), f"offset_{op}")(T)
 
 

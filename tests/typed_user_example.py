@@ -79,6 +79,26 @@ umma = cs.make_tiled_mma("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, 
 mma_shape_a: IntTuple = cs.partition_shape_A(umma, (128, 64))
 smem_a: Layout | ComposedLayout = cs.tile_to_mma_shape(make_layout((8, 64), (64, 1)), mma_shape_a)
 acc: Layout = cs.tmem_frg_layout("UMMA::tmem_frg_1sm<float>", ((128, 256), 1, 1))
+# issue 33: the types a user sees have no Any in them
+shp: IntTuple = L.shape
+strd: IntTuple = cs.stride(L)
+crd: IntTuple = cs.idx2crd(5, (2, 4))
+first_mode: IntTuple = shp[0] if isinstance(shp, tuple) else shp
+s32: int = Int[4] * Int[8]
+mma = cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+vmnk: Layout = mma.get_thr_layout_vmnk()
+vmnk_shape: IntTuple = vmnk.shape
+copy = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint64_t>", "float"), make_layout((4, 8)), make_layout((1, 2)))
+banks = cs.bank_conflicts(copy, make_layout((32, 32), (32, 1)))
+wavefronts: int = banks.wavefronts if isinstance(banks, cs.BankConflicts) else 0
+swizzled = composition(cs.Swizzle(2, 0, 3), make_layout((8, 8)))
+tiled_sw: ComposedLayout | None = (cs.tile_to_shape(swizzled, (16, 16)) if isinstance(swizzled, ComposedLayout)
+                                   else None)
+tiled_plain: Layout = cs.tile_to_shape(make_layout((2, 2)), (8, 8))
+tensor = cs.make_tensor(cs.make_gmem_ptr("A", "half_t"), make_layout((4, 8)))
+tensor_size: IntLike = cs.size(tensor) + 0 if isinstance(cs.size(tensor), int) else cs.size(tensor, 1)
+copy_names: tuple[str, ...] = cs.copy_atom_names()
+
 
 def offsets(layout: Layout) -> list[int]:
     return [int(layout(i)) for i in range(int(cs.size(layout)))]

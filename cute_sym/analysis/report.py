@@ -20,7 +20,7 @@ import sys
 from typing import Any, Optional, Sequence, TextIO, Union
 
 from ..core.errors import LayoutError
-from ..layout import Layout
+from ..layout import Layout, size
 from ..core.integers import Dyn
 from ..notation import parse, subs
 from ..notation.notation import symbols_of
@@ -28,7 +28,7 @@ from ..tensor.atoms.copy_atom import Copy_Atom
 from ..tensor.copy import TiledCopy
 from ..tensor.copy_make import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
 from ..tensor.mma import TiledMMA, make_tiled_mma
-from .access import LayoutLike
+from .access import LayoutLike, _warp_threads
 from .banks import BankConflicts, bank_conflicts
 from .cases import Cases
 from .coalescing import coalescing
@@ -66,6 +66,10 @@ def analysis_report(access: Union[TiledCopy, Layout], layout: LayoutLike, space:
         raise LayoutError(f"space must be 'shared' or 'global', got {space!r}")
     what = repr(access) if isinstance(access, TiledCopy) else f"TV layout {access}"
     ebits = access.bits if isinstance(access, TiledCopy) else bits
+    # a warp past the threads is the caller's error, not a finding (the command exits non-zero)
+    nthr = access.TiledNumThr if isinstance(access, TiledCopy) else size(access[0]) if access.rank() > 0 else 1
+    if type(nthr) is int:
+        _warp_threads(nthr, warp)
     out = [f"access: {what} over {layout}, {ebits}-bit elements, warp {warp}"]
     try:
         out.append("vector width: " + _lines(vector_width(access, layout, bits, warp), detail))

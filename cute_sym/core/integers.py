@@ -10,7 +10,7 @@
   known; it prints without the underscore, as CuTe prints run-time values.
 
 >>> Int[4], Int[4] * Int[8]
-(_4, 32)
+(_4, _32)
 >>> M = Dyn("M")
 >>> Int[4] * M
 4*M
@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 
 import re
-from typing import TYPE_CHECKING, Any, Final, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Any, Final, Optional, Protocol, Union, overload
 
 from typing import TypeAlias, TypeGuard
 
@@ -83,19 +83,111 @@ IntLike: TypeAlias = Union[int, "sympy.Expr"]
 
 #: The same as user code sees it (``cute_sym.IntLike``): no sympy type in it.
 UserInt: TypeAlias = Union[int, DynInt]
+#: An int tuple as user code sees it (``cute_sym.IntTuple``): user integers, nested.
+UserIntTuple: TypeAlias = Union[int, DynInt, tuple["UserIntTuple", ...]]
 
 
 class StaticInt(int):
     """A static integer as returned to users: an ``int`` that prints as CuTe does (``_4``).
 
     @post equal to (and hashing as) the plain ``int``; only ``str``/``repr``
-          differ. Arithmetic on it gives plain ``int`` s.
+          differ. ``+ - * // %`` and unary ``-`` of static integers give a static integer
+          (CuTe: ``Int<4>{} * Int<8>{}`` is ``_32``); with a plain ``int`` (a dynamic value in
+          CuTe) they give a plain ``int``.
 
     >>> StaticInt(4), StaticInt(4) == 4, type(StaticInt(4) + 1).__name__
     (_4, True, 'int')
+    >>> StaticInt(4) * StaticInt(8), StaticInt(9) // StaticInt(2), -StaticInt(3), 8 * StaticInt(4)
+    (_32, _4, _-3, 32)
     """
 
     __slots__ = ()
+
+    @overload
+    def __add__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __add__(self, other: int) -> int: ...
+    def __add__(self, other: int) -> int:
+        r = int.__add__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __radd__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __radd__(self, other: int) -> int: ...
+    def __radd__(self, other: int) -> int:
+        r = int.__radd__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __sub__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __sub__(self, other: int) -> int: ...
+    def __sub__(self, other: int) -> int:
+        r = int.__sub__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __rsub__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __rsub__(self, other: int) -> int: ...
+    def __rsub__(self, other: int) -> int:
+        r = int.__rsub__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __mul__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __mul__(self, other: int) -> int: ...
+    def __mul__(self, other: int) -> int:
+        r = int.__mul__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __rmul__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __rmul__(self, other: int) -> int: ...
+    def __rmul__(self, other: int) -> int:
+        r = int.__rmul__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __floordiv__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __floordiv__(self, other: int) -> int: ...
+    def __floordiv__(self, other: int) -> int:
+        r = int.__floordiv__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __rfloordiv__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __rfloordiv__(self, other: int) -> int: ...
+    def __rfloordiv__(self, other: int) -> int:
+        r = int.__rfloordiv__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __mod__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __mod__(self, other: int) -> int: ...
+    def __mod__(self, other: int) -> int:
+        r = int.__mod__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    @overload
+    def __rmod__(self, other: "StaticInt") -> "StaticInt": ...
+    @overload
+    def __rmod__(self, other: int) -> int: ...
+    def __rmod__(self, other: int) -> int:
+        r = int.__rmod__(self, other)
+        return StaticInt(r) if type(other) is StaticInt else r
+
+    def __neg__(self) -> "StaticInt":
+        return StaticInt(-int(self))
+
+    def __pos__(self) -> "StaticInt":
+        return self
 
     def __str__(self) -> str:
         return f"_{int(self)}"
@@ -107,8 +199,8 @@ class StaticInt(int):
 class _StaticIntFactory:
     """``Int[N]`` is the static integer ``N`` (CuTe's ``Int<N>{}``), printed ``_N``.
 
-    >>> Int[4], str(Int[-1]), Int[4] + 1
-    (_4, '_-1', 5)
+    >>> Int[4], str(Int[-1]), Int[4] + 1, Int[4] * Int[8]
+    (_4, '_-1', 5, _32)
     """
 
     __slots__ = ()

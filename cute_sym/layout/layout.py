@@ -28,7 +28,7 @@ from ..core.int_tuple import (
     IntTuple, _, Underscore, compact_major, congruent, crd2idx, depth as tuple_depth, fmt, leaf_str, leaves, norm, product, rank as tuple_rank, sabs,
     unwrap,
 )
-from ..core.integers import IntLike, UserInt, as_int_like
+from ..core.integers import IntLike, UserInt, UserIntTuple, as_int_like
 from ..core.lazy import is_basic
 
 
@@ -166,11 +166,11 @@ class Layout:
         return o
 
     @property
-    def shape(self) -> IntTuple:
+    def shape(self) -> UserIntTuple:
         return self._shape
 
     @property
-    def stride(self) -> IntTuple:
+    def stride(self) -> UserIntTuple:
         return self._stride
 
     def __setattr__(self, name: str, value: Any) -> None:

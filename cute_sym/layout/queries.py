@@ -60,6 +60,8 @@ def size(x: Any, *idx: int) -> IntLike:
     4*M
     """
     if idx:
+        if not isinstance(x, (Layout, tuple, int)) and hasattr(x, "engine"):
+            x = x.layout        # a tensor: the size of its layout's mode
         x = get_path(x, idx, "size")
     if isinstance(x, Layout):
         return product(x._shape)

@@ -294,7 +294,8 @@ class ThrCopy:
     a tensor is the tensor of the thread's source elements of ``t``, ``(CPY_V, CPY_M, CPY_N, ...)``,
     starting at the thread's base ``offset_S(t)``; of a layout it is that view's layout.
 
-    @pre ``thr_idx >= 0``.
+    @pre ``0 <= thr_idx < TiledNumThr`` (a dynamic index: its largest value is below it), else
+         :class:`LayoutError`; an unbounded dynamic one asks that fact.
     @post ``offset_S(t) + partition_S(t).layout(v, m, n) == tidfrg_S(t.layout)(thr_idx, v, (m, n))``;
           for a dynamic ``thr_idx`` ``offset_S(t)`` is one formula, equal to the integer answer at
           every value of ``thr_idx`` (and of the tensor's symbolic extents).
@@ -317,7 +318,7 @@ class ThrCopy:
 
     def __init__(self, tiled_copy: TiledCopy, thr_idx: Any) -> None:
         object.__setattr__(self, "tiled_copy", tiled_copy)
-        object.__setattr__(self, "thr_idx", thread_index_arg(thr_idx))
+        object.__setattr__(self, "thr_idx", thread_index_arg(thr_idx, tiled_copy.TiledNumThr, "tiled copy"))
 
     __reduce__ = frozen_reduce
     __copy__ = frozen_copy

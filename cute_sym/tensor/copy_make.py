@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-from ..core.errors import LayoutError
+from ..core.errors import InjectivityError, LayoutError
 from ..core.int_tuple import IntTuple, product_each, unwrap
 from ..core.integers import IntLike
 from ..layout import Layout, make_layout, size
@@ -57,7 +57,8 @@ def make_tiled_copy(copy_atom: Copy_Atom, thr_layout: Union[Layout, IntTuple],
     ``TiledLayout_TV = right_inverse(layout_mn).with_shape((size(thr_layout), size(val_layout)))``;
     ``Tiler_MN = product_each(shape(layout_mn))``.
 
-    @pre ``thr_layout``, ``val_layout`` static; ``layout_mn`` a bijection onto its domain.
+    @pre ``thr_layout``, ``val_layout`` static and injective (else :class:`InjectivityError`);
+         ``layout_mn`` a bijection onto its domain.
     @post ``layout_mn(TiledLayout_TV(t, v)) == t + v * size(thr_layout)``.
 
     >>> from cute_sym.notation import parse
@@ -69,6 +70,15 @@ def make_tiled_copy(copy_atom: Copy_Atom, thr_layout: Union[Layout, IntTuple],
     val = _as_layout(val_layout, "make_tiled_copy (val_layout)")
     if not (thr.is_static() and val.is_static()):
         raise LayoutError("make_tiled_copy: thr_layout and val_layout must be static")
+    for what, lay in (("thr_layout", thr), ("val_layout", val)):
+        n = int(size(lay))
+        seen: dict[int, int] = {}
+        for i in range(n):      # (m,n) -> thread (value) index: one coordinate an index
+            j = int(lay(i))
+            if j in seen:
+                raise InjectivityError(f"make_tiled_copy: the {what} {lay} is not injective: coordinates "
+                                       f"{seen[j]} and {i} are both index {j} (each (m,n) needs its own)")
+            seen[j] = i
     layout_mn = raked_product(thr, val)
     layout_tv = _compose(right_inverse(layout_mn), make_layout((size(thr), size(val))))
     tiler = product_each(layout_mn.shape)

@@ -41,7 +41,7 @@ from ..core.errors import LayoutError, RankError
 from ..core.lazy import is_expr
 from ..core.int_tuple import IntTuple, _, fmt, leaves, unwrap, wrap
 from ..core.integers import IntLike
-from ..layout import Layout, append, make_layout, size, slice_
+from ..layout import Layout, append, cosize, make_layout, size, slice_
 from ..swizzle import (
     ComposedLayout,
     complement, composition, logical_divide, right_inverse, tiled_product, upcast, zipped_divide,
@@ -288,6 +288,13 @@ def _thrfrg(mma: TiledMMA, lay: AnyLayout, op: str, text: str) -> AnyLayout:
     return mma._thrfrg_uncached(lay, op)
 
 
+def _count(layout: Layout) -> Any:
+    """The thread indices of a thread layout: its codomain ``0 .. cosize-1`` (SM70's quad pairs
+    take indices 0-3 and 16-19 of 8 threads)."""
+    n = cosize(layout)
+    return n if type(n) is int else None
+
+
 class ThrMMA:
     """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
 
@@ -297,8 +304,10 @@ class ThrMMA:
     the thread's elements of ``t``, a view ``(FrgV, RestI, RestJ, ...)`` starting at the
     thread's base ``offset_X(t)``; of a layout it is that view's layout.
 
-    @pre ``thr_idx >= 0``; past ``tiled_mma.thr_size()`` it is read as CuTe reads it (the
-         last mode, ThrK, takes the rest of the index).
+    @pre ``thr_idx >= 0``; a dynamic index is below ``cosize(thr_layout_vmnk)`` (its largest value,
+         else :class:`LayoutError`; an unbounded one asks that fact). An ``int`` past the threads is
+         read as CuTe reads it (the last mode, ThrK, takes the rest: CuTe's own answers for thread 51
+         of a 16-thread SM70 MMA are kept).
     @post ``offset_X(t) + partition_X(t)(v)`` is the offset in ``t`` of the thread's
           ``v``-th value, for every ``v``; for a dynamic ``thr_idx`` ``offset_X(t)`` is one
           simplified formula, equal to the integer answer at every value of ``thr_idx``.
@@ -318,7 +327,7 @@ class ThrMMA:
     thr_vmnk: tuple[Any, ...]
 
     def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
-        thr_idx = thread_index_arg(thr_idx)
+        thr_idx = thread_index_arg(thr_idx, _count(tiled_mma.thr_layout_vmnk), "tiled MMA", static_past=True)
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
                      ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)

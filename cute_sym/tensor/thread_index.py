@@ -30,10 +30,16 @@ from ..swizzle import coalesce
 __all__ = ["thread_coord", "index_formula", "floor_mod", "upper_bound", "thread_index_arg"]
 
 
-def thread_index_arg(thr_idx: Any) -> Any:
+def thread_index_arg(thr_idx: Any, count: Optional[int] = None, what: str = "tiled MMA",
+                     static_past: bool = False) -> Any:
     """A thread index as ``get_slice`` takes it: a non-negative ``int`` (a numpy one too) or a
     non-negative integer formula (``Dyn("tid", max=127, sign="nonnegative")``); else
-    :class:`LayoutError` naming what it got."""
+    :class:`LayoutError` naming what it got. With ``count`` (the threads of the ``what``) the
+    index is below it: an ``int`` past it, or a formula whose largest value is past it, is a
+    :class:`LayoutError`; a formula with no bound asks ``thr_idx < count`` of the decision
+    procedure (an :class:`UndecidableError` naming it, or a guard inside ``collect_guards``).
+    ``static_past``: an ``int`` past ``count`` is read as CuTe reads it (a TiledMMA's, pinned by
+    CuTe's own answers), only a dynamic index is checked."""
     if isinstance(thr_idx, bool) or not (type(thr_idx) is int or is_expr(thr_idx)):
         idx = getattr(thr_idx, "__index__", None)
         if idx is None:
@@ -45,6 +51,19 @@ def thread_index_arg(thr_idx: Any) -> Any:
     elif not (thr_idx.is_integer and thr_idx.is_nonnegative):
         raise LayoutError(f"get_slice: a dynamic thread index must be a non-negative integer "
                           f"(Dyn(..., sign='nonnegative')), got {thr_idx}")
+    if count is not None:
+        if type(thr_idx) is int:
+            if thr_idx >= count and not static_past:
+                raise LayoutError(f"get_slice: thread index {thr_idx} is past the last thread of the {what} "
+                                  f"(thread indices 0..{count - 1})")
+        else:
+            hi = upper_bound(thr_idx)
+            if hi is not None and hi >= count:
+                raise LayoutError(f"get_slice: the thread index {thr_idx} may be {hi}, past the last thread of "
+                                  f"the {what} (thread indices 0..{count - 1}: give it max={count - 1})")
+            if hi is None:
+                from ..core.decide import require
+                require("<", thr_idx, count, why=f"get_slice (the {what}'s thread indices are 0..{count - 1})")
     return thr_idx
 
 

@@ -25,7 +25,7 @@ def escape(s: str) -> str:
 from .model import Panel, Picture
 from .svg import SVG_NS, picture_svg
 
-__all__ = ["picture_html", "panel_data", "SVG_NS"]
+__all__ = ["picture_html", "picture_fragment", "panel_data", "SVG_NS"]
 
 Nested = Union[int, list["Nested"]]
 
@@ -131,3 +131,31 @@ def picture_html(pic: Picture) -> str:
             "</head><body>\n" + picture_svg(pic) +
             "<div id=\"cs-tip\"></div>\n"
             f"<script>var CS_DATA = {data};{_SCRIPT}</script>\n</body></html>\n")
+
+
+_FRAGMENTS = [0]
+
+
+def picture_fragment(pic: Picture) -> str:
+    """An HTML fragment (a notebook's ``_repr_html_``): the compact SVG of ``pic`` and its hover
+    details, scoped to its own ``<div>`` (several on one page do not share their data).
+
+    @post no external resource; the script reads only its own div's SVG and tooltip.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.views.model import layout_picture
+    >>> f = picture_fragment(layout_picture(parse("(_2,_2):(_1,_2)")))
+    >>> f.startswith('<div class="cute-sym-view" id="cs-view-') and "<svg" in f and "<!DOCTYPE" not in f
+    True
+    """
+    _FRAGMENTS[0] += 1
+    uid = f"cs-view-{_FRAGMENTS[0]}-{id(pic) & 0xffffff:x}"
+    data = json.dumps([panel_data(p) for p in pic.panels], separators=(",", ":")).replace("</", "<\\/")
+    script = (_SCRIPT.replace('document.querySelector("svg.cute-sym")', 'ROOT.querySelector("svg.cute-sym")')
+              .replace('document.getElementById("cs-tip")', 'ROOT.querySelector(".cs-tip")'))
+    return (f'<div class="cute-sym-view" id="{uid}">'
+            "<style>.cs-tip{position:fixed;display:none;background:#ffffe8;border:1px solid #888;padding:4px 6px;"
+            "font:12px monospace;white-space:pre;pointer-events:none;z-index:10}</style>\n"
+            + picture_svg(pic) + '<div class="cs-tip"></div>\n'
+            f'<script>(function () {{ var ROOT = document.getElementById("{uid}"); var CS_DATA = {data};'
+            f"{script}}})();</script></div>\n")

@@ -28,7 +28,7 @@ from typing import Any, Optional
 
 from ..core.errors import LayoutError
 
-__all__ = ["MAX_SIDE", "repr_svg", "wire"]
+__all__ = ["MAX_SIDE", "repr_svg", "repr_html", "wire"]
 
 MAX_SIDE = 64
 
@@ -46,14 +46,39 @@ def repr_svg(x: Any) -> Optional[str]:
         return None
 
 
+def repr_html(x: Any) -> Optional[str]:
+    """An HTML fragment of ``x`` (its compact SVG with the hover view: coordinate, offset, thread,
+    value), clipped to ``MAX_SIDE x MAX_SIDE`` cells; ``None`` when it cannot be drawn.
+
+    @post ``None`` exactly when drawing raises a :class:`LayoutError`; no external resource.
+
+    >>> from cute_sym.notation import parse
+    >>> "left out" in repr_html(parse("(_100,_100):(_100,_1)"))
+    True
+    """
+    from .draw import picture
+    from .html import picture_fragment
+    try:
+        return picture_fragment(picture(x, None, MAX_SIDE, MAX_SIDE))
+    except LayoutError:
+        return None
+
+
 def _repr_svg_(self: Any) -> Optional[str]:
     return repr_svg(self)
 
 
-def wire(*classes: type) -> None:
-    """Give each class a ``_repr_svg_`` (IPython's rich display protocol).
+def _repr_html_(self: Any) -> Optional[str]:
+    return repr_html(self)
 
-    @post ``cls._repr_svg_(obj) == repr_svg(obj)`` for every class given.
+
+def wire(*classes: type) -> None:
+    """Give each class a ``_repr_svg_`` and a ``_repr_html_`` (IPython's rich display protocol;
+    a notebook takes the HTML, with its hover view).
+
+    @post ``cls._repr_svg_(obj) == repr_svg(obj)`` and ``cls._repr_html_(obj)`` is ``repr_html(obj)``
+          (one fresh id a call) for every class given.
     """
     for cls in classes:
         setattr(cls, "_repr_svg_", _repr_svg_)
+        setattr(cls, "_repr_html_", _repr_html_)

@@ -79,11 +79,13 @@ def layout_table(layout: Any, values: Optional[Mapping[str, int]] = None) -> str
     return _table(shown, None, f"{shown}\n")
 
 
-def _table(shown: Any, limit: Optional[int], header: str) -> str:
-    """The table of ``shown`` (a rank-1 layout is one column); at most ``limit`` rows, then a note."""
+def _table(shown: Any, limit: Optional[int], header: str, max_cols: Optional[int] = None) -> str:
+    """The table of ``shown`` (a rank-1 layout is one column); at most ``limit`` entries and
+    ``max_cols`` columns, then a note of what was left out."""
     rank1 = shown.rank() == 1
     m = _int(product(shown.shape if rank1 else shown.shape[0]), "size" if rank1 else "size<0>")
-    n = 1 if rank1 else _int(product(shown.shape[1]), "size<1>")
+    n_all = 1 if rank1 else _int(product(shown.shape[1]), "size<1>")
+    n = n_all if max_cols is None else min(n_all, max_cols)
     cos = _int(cosize(shown), "cosize")
     width = len(str(cos)) + 2
     delim = "+-----------------------"
@@ -100,16 +102,20 @@ def _table(shown: Any, limit: Optional[int], header: str) -> str:
         out.append("|\n")
     out.append("    " + delim[:width + 1] * n + "+\n")
     if rows < m:
-        out.append(f"    ... {m - rows} more rows ({(m - rows) * n} entries) left out; --full shows all\n")
+        out.append(f"    ... {m - rows} more rows ({(m - rows) * n_all} entries) left out; --full shows all\n")
+    if n < n_all:
+        out.append(f"    ... {n_all - n} more columns (columns {n}..{n_all - 1}) left out; --full shows all\n")
     return "".join(out)
 
 
-def layout_table_capped(layout: Any, limit: int) -> str:
-    """:func:`layout_table` showing the first rows, at most about ``limit`` entries, then a line
-    saying how many rows were left out (for the command line).
+def layout_table_capped(layout: Any, limit: int, max_cols: Optional[int] = None) -> str:
+    """:func:`layout_table` showing the first rows, at most about ``limit`` entries, and the first
+    ``max_cols`` columns, then a line saying how many rows and columns were left out (for the
+    command line).
 
-    @pre as :func:`layout_table` (symbols bound), ``limit >= 1``.
-    @post equals ``layout_table(layout)`` when ``size(layout) <= limit``.
+    @pre as :func:`layout_table` (symbols bound), ``limit >= 1``, ``max_cols`` None or ``>= 1``.
+    @post equals ``layout_table(layout)`` when ``size(layout) <= limit`` and it has at most
+          ``max_cols`` columns.
 
     >>> from cute_sym.notation import parse
     >>> print(layout_table_capped(parse("_64:_1"), 3), end="")
@@ -129,7 +135,7 @@ def layout_table_capped(layout: Any, limit: int) -> str:
         raise LayoutError(f"print_layout takes a Layout or a ComposedLayout, got {type(layout).__name__}")
     if layout.rank() not in (1, 2):
         raise RankError(f"print_layout needs a rank-2 (or rank-1) layout, got rank {layout.rank()}")
-    return _table(layout, limit, f"{layout}\n")
+    return _table(layout, limit, f"{layout}\n", max_cols)
 
 
 def print_layout(layout: Any, values: Optional[Mapping[str, int]] = None, file: Optional[TextIO] = None) -> None:

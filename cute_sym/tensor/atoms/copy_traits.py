@@ -23,7 +23,7 @@ from ...layout import Layout, make_layout
 from .copy_sm100_data import SM100_TMEM_ROWS
 from .copy_types import sizeof_bits, type_name
 
-__all__ = ["COPY_TRAITS", "COPY_ALIASES", "CopyTraits", "Copy_Traits", "split_op_name"]
+__all__ = ["COPY_TRAITS", "COPY_ALIASES", "CopyTraits", "Copy_Traits", "split_op_name", "copy_atom_names"]
 
 
 # A layout of the table: (shape, stride), CuTe's Layout<Shape<...>, Stride<...>> as nested tuples;
@@ -278,7 +278,7 @@ def Copy_Traits(op: str) -> CopyTraits:
     >>> Copy_Traits("SM100_TMEM_LOAD_32dp32b3x")
     Traceback (most recent call last):
     ...
-    cute_sym.LayoutError: Copy_Traits not implemented for this CopyOperation: 'SM100_TMEM_LOAD_32dp32b3x'; did you mean SM100_TMEM_LOAD_32dp32b32x or SM100_TMEM_LOAD_32dp32b8x or SM100_TMEM_LOAD_32dp32b4x?
+    cute_sym.LayoutError: Copy_Traits not implemented for this CopyOperation: 'SM100_TMEM_LOAD_32dp32b3x'; close names: SM100_TMEM_LOAD_32dp32b32x, SM100_TMEM_LOAD_32dp32b8x, SM100_TMEM_LOAD_32dp32b4x, SM100_TMEM_LOAD_32dp32b2x, SM100_TMEM_LOAD_32dp32b1x
     """
     head, args = split_op_name(_plain_name(op))
     head = head.rpartition("::")[2]          # SM100::TMEM::LOAD::SM100_TMEM_LOAD_... as CuTe's own spelling
@@ -304,8 +304,25 @@ def _plain_name(op: object) -> str:
 
 
 def _suggest(head: str) -> str:
-    """``"; did you mean ...?"`` with the table's names closest to ``head`` (case aside), or ``""``."""
-    names = list(COPY_TRAITS) + list(COPY_ALIASES)
-    lower = {n.lower(): n for n in names}
-    close = difflib.get_close_matches(head.lower(), list(lower), n=3, cutoff=0.75)
-    return f"; did you mean {' or '.join(lower[c] for c in close)}?" if close else ""
+    """``"; close names: ..."`` with the known names closest to ``head`` (case aside), else where to
+    find them (as the MMA atoms' lookup says it)."""
+    lower = {n.lower(): n for n in copy_atom_names()}
+    close = difflib.get_close_matches(head.lower(), list(lower), n=5, cutoff=0.75)
+    return f"; close names: {', '.join(lower[c] for c in close)}" if close else " (copy_atom_names() lists them)"
+
+
+def copy_atom_names() -> tuple[str, ...]:
+    """Every copy operation :func:`Copy_Traits` knows (the table's names, then the aliases), sorted.
+
+    A templated one takes its element types or bits in ``<...>`` (``UniversalCopy<uint128_t>``,
+    ``SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>``); a misspelt name is refused with the close ones.
+
+    >>> names = copy_atom_names()
+    >>> "SM75_U32x4_LDSM_N" in names and "UniversalCopy" in names and "DefaultCopy" in names
+    True
+    >>> Copy_Traits("SM75_U32x4_LDSM")
+    Traceback (most recent call last):
+    ...
+    cute_sym.LayoutError: Copy_Traits not implemented for this CopyOperation: 'SM75_U32x4_LDSM'; close names: SM75_U32x4_LDSM_N, SM75_U32x2_LDSM_N, SM75_U32x1_LDSM_N, SM75_U16x4_LDSM_T, SM75_U16x8_LDSM_T
+    """
+    return tuple(sorted(COPY_TRAITS)) + tuple(sorted(COPY_ALIASES))
