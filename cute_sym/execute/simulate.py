@@ -45,6 +45,8 @@ from ..tensor.engine import ArrayEngine, OutOfBoundsError
 from ..tensor.mma import TiledMMA
 from ..tensor.numeric import numpy, storage_dtype
 from ..tensor.tensor import Tensor, make_tensor
+from ..tensor.engine import set_offset_resolver
+from .bindings import ThreadValues
 from .context import current, set_current
 from .memory import TrackedMemory, Tracker
 from .report import Fault, SimulationReport
@@ -95,14 +97,21 @@ class Simulation:
     """A CTA of ``num_threads`` threads (an int, or a dynamic thread index: all of its values,
     ``0`` to its upper bound) and the memories its kernel reads and writes.
 
+    With a dynamic thread index, tensors partitioned once for it (their offsets formulas of it,
+    ``partition_S(...)`` of ``get_slice(tid)``) are read by each thread at its own index.
+
     @pre ``num_threads`` is positive (a dynamic one has an upper bound).
     @post :meth:`run` returns a :class:`SimulationReport`; the memories hold what the kernel wrote.
     """
 
     def __init__(self, num_threads: Any, memories_from: Optional["Simulation"] = None) -> None:
         n = num_threads
+        self._index_name: Optional[str] = None
         if type(n) is not int:
             from ..tensor.thread_index import upper_bound
+            syms: set[Any] = getattr(n, "free_symbols", set())
+            if len(syms) == 1:
+                self._index_name = next(iter(syms)).name
             hi = upper_bound(n)
             if hi is None:
                 raise LayoutError(f"Simulation: the thread index {n} needs an upper bound (Dyn(..., max=))")
@@ -165,11 +174,23 @@ class Simulation:
                 th.start()
         finally:
             threading.stack_size(old)
-        self._threads[0].go.set()
-        if not self._done.wait(_WAIT_S * 10):
-            raise LayoutError("simulate: the kernel did not finish (a thread is stuck in Python code)")
-        for th in os_threads:
-            th.join()
+        values = ThreadValues(self._index_name or "", self.num_threads)
+
+        def resolve(expr: Any) -> int:
+            me = current()
+            if me is None:
+                raise LayoutError(f"the offset {expr} is symbolic; substitute values first")
+            return int(values.values(expr)[me.acting_tid])
+
+        old = set_offset_resolver(resolve)
+        try:
+            self._threads[0].go.set()
+            if not self._done.wait(_WAIT_S * 10):
+                raise LayoutError("simulate: the kernel did not finish (a thread is stuck in Python code)")
+            for th in os_threads:
+                th.join()
+        finally:
+            set_offset_resolver(old)
         self._end_step()
         return SimulationReport(self.num_threads, self._step, tuple(self._faults))
 
