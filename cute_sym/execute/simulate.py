@@ -76,7 +76,8 @@ class _Thread:
 
     def __init__(self, sim: "Simulation", tid: int) -> None:
         self.sim, self.tid = sim, tid
-        self.go = threading.Event()
+        self.go = threading.Lock()          # held while the thread may not run: released to let it run
+        self.go.acquire()
         self.state = "runnable"
         self.seq: dict[Any, int] = {}
         self.acting_tid = tid
@@ -184,7 +185,7 @@ class Simulation:
 
         old = set_offset_resolver(resolve)
         try:
-            self._threads[0].go.set()
+            self._threads[0].go.release()
             if not self._done.wait(_WAIT_S * 10):
                 raise LayoutError("simulate: the kernel did not finish (a thread is stuck in Python code)")
             for th in os_threads:
@@ -195,8 +196,7 @@ class Simulation:
         return SimulationReport(self.num_threads, self._step, tuple(self._faults))
 
     def _body(self, me: _Thread) -> None:
-        me.go.wait()
-        me.go.clear()
+        me.go.acquire()
         set_current(me)
         try:
             self._kernel(me.tid, *self._args)
@@ -241,12 +241,11 @@ class Simulation:
             me.state = "running"
             return
         nxt.state = "running"
-        nxt.go.set()
+        nxt.go.release()
         if me.state == "exited":
             return
-        if not me.go.wait(_WAIT_S):
+        if not me.go.acquire(timeout=_WAIT_S):
             raise LayoutError("simulate: a thread waited too long for its turn")
-        me.go.clear()
         me.state = "running"
 
     def _break_deadlock(self) -> None:
