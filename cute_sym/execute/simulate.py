@@ -378,6 +378,10 @@ def syncthreads() -> None:
     """``__syncthreads()``: every live thread of the CTA waits here; the step ends.
 
     @pre called inside :meth:`Simulation.run` (a :class:`LayoutError` outside).
+    @post the writes of the step before are visible to every thread (no race across it).
+
+    >>> print(simulate(lambda t: [syncthreads() for _ in range(3)], 64))
+    64 threads, 4 steps: no faults
     """
     me = current()
     if not isinstance(me, _Thread):
@@ -386,6 +390,12 @@ def syncthreads() -> None:
 
 
 def simulate(kernel: Callable[..., Any], num_threads: Any, *args: Any) -> SimulationReport:
-    """Run ``kernel(tid, *args)`` on a CTA of ``num_threads`` threads (:class:`Simulation`); memories
-    made by the caller's simulation are watched, others are plain memory."""
+    """Run ``kernel(tid, *args)`` on a CTA of ``num_threads`` threads (``Simulation(num_threads).run``):
+    memory the kernel reaches is plain memory, not watched (make it with a :class:`Simulation`'s
+    ``shared_tensor``/``global_tensor`` to have races reported).
+
+    >>> seen = []
+    >>> simulate(lambda t: seen.append(t), 4).ok, seen
+    (True, [0, 1, 2, 3])
+    """
     return Simulation(num_threads).run(kernel, *args)
