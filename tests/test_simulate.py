@@ -229,3 +229,22 @@ def test_a_symbolic_offset_outside_a_simulation_names_the_formula() -> None:
     part = cs.local_partition(T, make_layout(32), tid)
     with pytest.raises(LayoutError, match="symbolic"):
         part[0]
+
+
+def test_an_ldmatrix_past_shared_memory_names_the_memory_and_the_lane() -> None:
+    mma = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN")
+    tc = cs.make_tiled_copy_A(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    sim = cs.Simulation(32)
+    s = sim.shared_tensor(make_layout((16, 8)), "half_t", name="s")     # half the tile the copy reads
+    wide = cs.make_tensor(s.engine, make_layout((16, 16)))
+
+    def kernel(t: int) -> None:
+        if t < 16:
+            cs.fill(s[t, _], 0)                                          # every element of s written
+        cs.syncthreads()
+        frag = mma.get_slice(t).partition_fragment_A(wide)
+        cs.copy(tc, tc.get_slice(t).partition_S(wide), tc.get_slice(t).retile_D(frag))
+
+    report = sim.run(kernel)
+    oob = report.of("out_of_bounds")
+    assert len(oob) == 1 and oob[0].memory == "s" and oob[0].offsets[0] >= 128

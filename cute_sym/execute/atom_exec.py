@@ -169,8 +169,10 @@ class _acting:
         if self.ctx is not None:
             self.ctx.act_as_lane(self.lane)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, kind: Any, err: Any, tb: Any) -> None:
         if self.ctx is not None:
+            if err is not None and not hasattr(err, "thread"):
+                err.thread = self.ctx.acting_tid          # the lane's thread made the faulting access
             self.ctx.act_as_lane(None)
 
 

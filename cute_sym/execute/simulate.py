@@ -203,7 +203,7 @@ class Simulation:
         except _Abort:
             pass
         except OutOfBoundsError as e:
-            self._faults.append(Fault("out_of_bounds", self._memory_of(e), self._step, (), (me.tid,), 1, str(e)))
+            self._faults.append(_oob_fault(e, self._step, (me.acting_tid,)))
         except Exception as e:
             tb = sys.exc_info()[2]
             while tb is not None and tb.tb_next is not None:
@@ -216,9 +216,6 @@ class Simulation:
             me.state = "exited"
             self._settle()
             self._switch(me)
-
-    def _memory_of(self, e: Exception) -> str:
-        return ""
 
     # ------------------------------------------------------------ scheduling
     def _next(self) -> Optional[_Thread]:
@@ -287,6 +284,9 @@ class Simulation:
             set_current(runner)
         try:
             m.fn(lanes)
+        except OutOfBoundsError as e:
+            m.error = str(e)
+            self._faults.append(_oob_fault(e, self._step, (getattr(e, "thread", runner.tid if runner else -1),)))
         except Exception as e:
             m.error = f"{type(e).__name__}: {e}"
             self._faults.append(Fault("error", "", self._step, (), tuple(m.members[:6]), 1, m.error))
@@ -372,6 +372,10 @@ def _mma_groups(tiled: TiledMMA) -> dict[int, tuple[int, Any, list[int]]]:
     for t, (v, g) in sorted(coord.items(), key=lambda x: x[1][0]):
         members.setdefault(g, []).append(t)
     return {t: (v, g, members[g]) for t, (v, g) in coord.items()}
+
+
+def _oob_fault(e: OutOfBoundsError, step: int, threads: tuple[int, ...]) -> Fault:
+    return Fault("out_of_bounds", e.memory, step, (e.offset,), threads, 1, str(e))
 
 
 def syncthreads() -> None:

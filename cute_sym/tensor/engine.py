@@ -204,7 +204,12 @@ def resolve_offset(x: Any) -> Any:
 
 
 class OutOfBoundsError(LayoutError):
-    """An access through a tensor left the memory its engine holds (an offset below 0 or past the end)."""
+    """An access through a tensor left the memory its engine holds (an offset below 0 or past the end);
+    ``offset`` is the offset, ``memory`` the watched memory's name (empty when none watches it)."""
+
+    def __init__(self, message: str, offset: int = 0, memory: str = "") -> None:
+        super().__init__(message)
+        self.offset, self.memory = offset, memory
 
 
 class ArrayEngine:
@@ -320,8 +325,13 @@ class ArrayEngine:
             i = resolve_offset(i)
         n = len(self)
         if not 0 <= int(i) < n:
-            raise OutOfBoundsError(f"ArrayEngine: offset {i} is outside the memory of {n} elements")
+            raise OutOfBoundsError(f"ArrayEngine: offset {i} is outside the memory of {n} elements", int(i),
+                                   self._memory_name())
         return int(i)
+
+    def _memory_name(self) -> str:
+        mem = getattr(self._tracker, "memory", None)
+        return str(getattr(mem, "name", "")) if mem is not None else ""
 
     def __getitem__(self, k: Any) -> Any:
         i = self._index(k)
@@ -351,7 +361,8 @@ class ArrayEngine:
         n = len(self)
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             bad = idx[(idx < 0) | (idx >= n)]
-            raise OutOfBoundsError(f"ArrayEngine: offset {int(bad[0])} is outside the memory of {n} elements")
+            raise OutOfBoundsError(f"ArrayEngine: offset {int(bad[0])} is outside the memory of {n} elements",
+                                   int(bad[0]), self._memory_name())
         return idx
 
     def load(self, offsets: Any) -> Any:
