@@ -185,3 +185,66 @@ def test_recast_views_are_watched_in_their_memory_s_units() -> None:
     report = sim.run(kernel)
     assert not report.of("race")
     assert {f.offsets for f in report.of("uninitialized_read")} == {(5,)}
+
+
+def test_partitions_for_a_symbolic_thread_index_run_at_every_value() -> None:
+    """Partition once for Dyn("tid"); each simulated thread reads the offsets at its own index and
+    moves what the concrete partitions move (cp.async through a swizzle, then ldmatrix)."""
+    tid = cs.Dyn("tid", max=31, sign="nonnegative")
+    mma = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN")
+    sw = cs.composition(cs.Swizzle(1, 3, 3), make_layout((16, 16), (16, 1)))
+    g2s = cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t"),
+                             make_layout((16, 2), (2, 1)), make_layout((1, 8)))
+    s2r = cs.make_tiled_copy_A(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    results = []
+    for index in (tid, None):
+        sim = cs.Simulation(tid)
+        g = sim.global_tensor(np.arange(256, dtype=np.float16), make_layout((16, 16), (16, 1)), name="g")
+        s = sim.shared_tensor(sw, "half_t", name="s")
+        out = sim.global_tensor(np.zeros(32 * 8, dtype=np.float16), make_layout((8, 32)), name="out")
+        parts = (g2s.get_slice(tid).partition_S(g), g2s.get_slice(tid).partition_D(s), s2r.get_slice(tid).partition_S(s))
+
+        def kernel(t: int, parts: Any = parts, index: Any = index) -> None:
+            src, dst, ld = parts if index is not None else (
+                g2s.get_slice(t).partition_S(g), g2s.get_slice(t).partition_D(s), s2r.get_slice(t).partition_S(s))
+            cs.copy(g2s, src, dst)
+            cs.syncthreads()
+            frag = mma.get_slice(t).partition_fragment_A(s)
+            cs.copy(s2r, ld, s2r.get_slice(t).retile_D(frag))
+            cs.copy(frag, out[_, t])
+
+        assert sim.run(kernel).ok
+        results.append(out.engine.array.copy())
+    assert (results[0] == results[1]).all()
+    A = np.arange(256, dtype=np.float16).reshape(16, 16)
+    for t in range(32):                                   # each thread holds its partition_A of the tile
+        frag_offsets = mma.get_slice(t).partition_A(make_layout((16, 16), (16, 1)))
+        base = mma.get_slice(t).offset_A(make_layout((16, 16), (16, 1)))
+        assert [results[0][8 * t + v] for v in range(8)] == [A.reshape(-1)[base + frag_offsets(v)] for v in range(8)]
+
+
+def test_a_symbolic_offset_outside_a_simulation_names_the_formula() -> None:
+    tid = cs.Dyn("tid", max=31, sign="nonnegative")
+    T = cs.make_tensor(np.zeros(64), make_layout((32, 2)))
+    part = cs.local_partition(T, make_layout(32), tid)
+    with pytest.raises(LayoutError, match="symbolic"):
+        part[0]
+
+
+def test_an_ldmatrix_past_shared_memory_names_the_memory_and_the_lane() -> None:
+    mma = cs.make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN")
+    tc = cs.make_tiled_copy_A(cs.Copy_Atom("SM75_U32x4_LDSM_N", "half_t"), mma)
+    sim = cs.Simulation(32)
+    s = sim.shared_tensor(make_layout((16, 8)), "half_t", name="s")     # half the tile the copy reads
+    wide = cs.make_tensor(s.engine, make_layout((16, 16)))
+
+    def kernel(t: int) -> None:
+        if t < 16:
+            cs.fill(s[t, _], 0)                                          # every element of s written
+        cs.syncthreads()
+        frag = mma.get_slice(t).partition_fragment_A(wide)
+        cs.copy(tc, tc.get_slice(t).partition_S(wide), tc.get_slice(t).retile_D(frag))
+
+    report = sim.run(kernel)
+    oob = report.of("out_of_bounds")
+    assert len(oob) == 1 and oob[0].memory == "s" and oob[0].offsets[0] >= 128

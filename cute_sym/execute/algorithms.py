@@ -202,7 +202,16 @@ def fill(t: Tensor, value: Any) -> None:
 
 
 def clear(t: Tensor) -> None:
-    """CuTe's ``clear(tensor)``: ``fill(t, 0)``."""
+    """CuTe's ``clear(tensor)``: ``fill(t, 0)``.
+
+    @post every element of ``t`` is 0; memory outside ``t``'s layout is untouched.
+
+    >>> import numpy as np
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> from cute_sym.layout import make_layout
+    >>> T = make_tensor(np.ones(6), make_layout(3, 2)); clear(T); [float(x) for x in T.engine.array]
+    [0.0, 1.0, 0.0, 1.0, 0.0, 1.0]
+    """
     fill(t, 0)
 
 
@@ -250,6 +259,18 @@ def gemm(*args: Any) -> None:
 
     @pre the extents agree: ``M`` of A and C, ``N`` of B and C, ``K`` of A and B, ``V`` of all.
     @post ``C(m,n) += sum_k A(m,k) B(n,k)`` with the element types' rounding.
+
+    >>> import numpy as np
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> from cute_sym.layout import make_layout
+    >>> a, b = make_tensor(np.arange(3.0), make_layout(3)), make_tensor(np.arange(2.0) + 1, make_layout(2))
+    >>> c = make_tensor(np.zeros(6), make_layout((3, 2)))
+    >>> gemm(a, b, c); [float(x) for x in c.engine.array]          # (M) x (N) => (M,N): an outer product
+    [0.0, 1.0, 2.0, 0.0, 2.0, 4.0]
+    >>> mma = MMA_Traits("UniversalFMA<float,float,float,float>")
+    >>> x, y, z = (make_tensor(np.full(1, v, dtype=np.float32), make_layout(1)) for v in (2.0, 3.0, 1.0))
+    >>> gemm(mma, x, y, z); float(z[0])
+    7.0
     """
     if len(args) == 3:
         A, B, C = (_tensor(x, "gemm") for x in args)

@@ -141,18 +141,18 @@ def run_copy(plan: CopyPlan, lanes: Sequence[Any], what: str = "copy") -> None:
     raw = len(types) == 1 and None not in types          # one element type: the bits move
     for l in np.nonzero(need)[0].tolist():
         s = lanes[l][0]
-        off = layout_offsets(s.layout).reshape((n_instr, plan.nvs))
         cols = np.nonzero(plan.used[l])[0]
-        with _acting(ctx, l):
+        with _acting(ctx, l):            # (a swizzled offset may be a formula of the lane's thread index)
+            off = layout_offsets(s.layout).reshape((n_instr, plan.nvs))
             got = s.engine.load_raw(off[:, cols]) if raw else s.engine.load(off[:, cols])
         if vals is None:
             vals = np.zeros((plan.nthr, n_instr, plan.nvs), dtype=got.dtype)
         vals[l][:, cols] = got
     for l in present:
         d = lanes[l][1]
-        off = layout_offsets(d.layout).reshape((n_instr, plan.nvd))
         out = vals[plan.src_lane[l], :, plan.src_val[l]].T        # (n_instr, nvd)
         with _acting(ctx, l):
+            off = layout_offsets(d.layout).reshape((n_instr, plan.nvd))
             if raw:
                 d.engine.store_raw(off, out)
             else:
@@ -169,8 +169,10 @@ class _acting:
         if self.ctx is not None:
             self.ctx.act_as_lane(self.lane)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, kind: Any, err: Any, tb: Any) -> None:
         if self.ctx is not None:
+            if err is not None and not hasattr(err, "thread"):
+                err.thread = self.ctx.acting_tid          # the lane's thread made the faulting access
             self.ctx.act_as_lane(None)
 
 

@@ -55,6 +55,16 @@ def einsum(subscripts: str, A: Tensor, B: Tensor, C: Tensor) -> Tensor:
     @pre one ``->`` and two inputs; a label per mode, none repeated in an operand, each in two
          operands at least, of one extent everywhere ("inconsistent extents"), else :class:`LayoutError`.
     @post ``C[c] == C_before[c] + sum over the reduction labels of A[a] * B[b]``.
+
+    >>> import numpy as np
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> x = make_tensor(np.arange(4.0), make_layout(4))
+    >>> dot = make_tensor(np.zeros(1), make_layout(()))                # rank 0: a scalar
+    >>> _ = einsum("i,i->", x, x, dot); float(dot.engine.array[0])
+    14.0
+    >>> C = make_tensor(np.zeros(16), make_layout((4, 4)))
+    >>> _ = einsum("i,j->ij", x, x, C); float(C[3, 2])
+    6.0
     """
     parts = subscripts.replace(" ", "").split("->")
     if len(parts) != 2:

@@ -19,7 +19,7 @@ from ..core.errors import LayoutError
 from ..core.int_tuple import iter_leaves
 from ..layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
-from ..tensor.engine import ArrayEngine, CountingEngine
+from ..tensor.engine import ArrayEngine, CountingEngine, resolve_offset
 from ..tensor.numeric import numpy
 from ..tensor.tensor import Tensor
 
@@ -44,9 +44,7 @@ def eval_layout(layout: Any, idx: Any) -> Any:
         s = layout.shift
         return idx ^ (y >> s if s >= 0 else y << -s)
     if isinstance(layout, ComposedLayout):
-        off = layout.offset
-        if type(off) is not int:
-            raise LayoutError(f"execution needs a static offset in {layout}")
+        off = resolve_offset(layout.offset)      # a thread's formula, inside a simulation
         return eval_layout(layout.layout_a, eval_layout(layout.layout_b, idx) + off)
     if not isinstance(layout, Layout):
         raise LayoutError(f"execution: {layout!r} is not a layout")
@@ -62,13 +60,28 @@ def eval_layout(layout: Any, idx: Any) -> Any:
     return out
 
 
-@lru_cache(maxsize=4096)
 def layout_offsets(layout: Any) -> Any:
     """``[layout(i) for i in range(size(layout))]`` as a read-only int64 array.
 
-    @pre ``layout`` static (plain or composed).
+    @pre ``layout`` static (plain or composed; a composed layout's offset may be a formula of a
+         simulated thread's index).
     @post ``result[i] == layout(i)`` for every ``i``.
     """
+    if isinstance(layout, ComposedLayout) and type(layout.offset) is not int:
+        inner = layout_offsets(layout.layout_b) + resolve_offset(layout.offset)
+        return eval_layout(layout.layout_a, inner)
+    return _layout_offsets(layout)
+
+
+def _size(layout: Any) -> int:
+    n = layout.size()
+    if type(n) is not int:
+        raise LayoutError(f"execution needs a static size, got {n} in {layout}")
+    return n
+
+
+@lru_cache(maxsize=4096)
+def _layout_offsets(layout: Any) -> Any:
     np = numpy()
     n = layout.size()
     if type(n) is not int:

@@ -45,6 +45,8 @@ from ..tensor.engine import ArrayEngine, OutOfBoundsError
 from ..tensor.mma import TiledMMA
 from ..tensor.numeric import numpy, storage_dtype
 from ..tensor.tensor import Tensor, make_tensor
+from ..tensor.engine import set_offset_resolver
+from .bindings import ThreadValues
 from .context import current, set_current
 from .memory import TrackedMemory, Tracker
 from .report import Fault, SimulationReport
@@ -74,7 +76,8 @@ class _Thread:
 
     def __init__(self, sim: "Simulation", tid: int) -> None:
         self.sim, self.tid = sim, tid
-        self.go = threading.Event()
+        self.go = threading.Lock()          # held while the thread may not run: released to let it run
+        self.go.acquire()
         self.state = "runnable"
         self.seq: dict[Any, int] = {}
         self.acting_tid = tid
@@ -95,14 +98,21 @@ class Simulation:
     """A CTA of ``num_threads`` threads (an int, or a dynamic thread index: all of its values,
     ``0`` to its upper bound) and the memories its kernel reads and writes.
 
+    With a dynamic thread index, tensors partitioned once for it (their offsets formulas of it,
+    ``partition_S(...)`` of ``get_slice(tid)``) are read by each thread at its own index.
+
     @pre ``num_threads`` is positive (a dynamic one has an upper bound).
     @post :meth:`run` returns a :class:`SimulationReport`; the memories hold what the kernel wrote.
     """
 
     def __init__(self, num_threads: Any, memories_from: Optional["Simulation"] = None) -> None:
         n = num_threads
+        self._index_name: Optional[str] = None
         if type(n) is not int:
             from ..tensor.thread_index import upper_bound
+            syms: set[Any] = getattr(n, "free_symbols", set())
+            if len(syms) == 1:
+                self._index_name = next(iter(syms)).name
             hi = upper_bound(n)
             if hi is None:
                 raise LayoutError(f"Simulation: the thread index {n} needs an upper bound (Dyn(..., max=))")
@@ -165,24 +175,35 @@ class Simulation:
                 th.start()
         finally:
             threading.stack_size(old)
-        self._threads[0].go.set()
-        if not self._done.wait(_WAIT_S * 10):
-            raise LayoutError("simulate: the kernel did not finish (a thread is stuck in Python code)")
-        for th in os_threads:
-            th.join()
+        values = ThreadValues(self._index_name or "", self.num_threads)
+
+        def resolve(expr: Any) -> int:
+            me = current()
+            if me is None:
+                raise LayoutError(f"the offset {expr} is symbolic; substitute values first")
+            return int(values.values(expr)[me.acting_tid])
+
+        old = set_offset_resolver(resolve)
+        try:
+            self._threads[0].go.release()
+            if not self._done.wait(_WAIT_S * 10):
+                raise LayoutError("simulate: the kernel did not finish (a thread is stuck in Python code)")
+            for th in os_threads:
+                th.join()
+        finally:
+            set_offset_resolver(old)
         self._end_step()
         return SimulationReport(self.num_threads, self._step, tuple(self._faults))
 
     def _body(self, me: _Thread) -> None:
-        me.go.wait()
-        me.go.clear()
+        me.go.acquire()
         set_current(me)
         try:
             self._kernel(me.tid, *self._args)
         except _Abort:
             pass
         except OutOfBoundsError as e:
-            self._faults.append(Fault("out_of_bounds", self._memory_of(e), self._step, (), (me.tid,), 1, str(e)))
+            self._faults.append(_oob_fault(e, self._step, (me.acting_tid,)))
         except Exception as e:
             tb = sys.exc_info()[2]
             while tb is not None and tb.tb_next is not None:
@@ -195,9 +216,6 @@ class Simulation:
             me.state = "exited"
             self._settle()
             self._switch(me)
-
-    def _memory_of(self, e: Exception) -> str:
-        return ""
 
     # ------------------------------------------------------------ scheduling
     def _next(self) -> Optional[_Thread]:
@@ -220,12 +238,11 @@ class Simulation:
             me.state = "running"
             return
         nxt.state = "running"
-        nxt.go.set()
+        nxt.go.release()
         if me.state == "exited":
             return
-        if not me.go.wait(_WAIT_S):
+        if not me.go.acquire(timeout=_WAIT_S):
             raise LayoutError("simulate: a thread waited too long for its turn")
-        me.go.clear()
         me.state = "running"
 
     def _break_deadlock(self) -> None:
@@ -267,6 +284,9 @@ class Simulation:
             set_current(runner)
         try:
             m.fn(lanes)
+        except OutOfBoundsError as e:
+            m.error = str(e)
+            self._faults.append(_oob_fault(e, self._step, (getattr(e, "thread", runner.tid if runner else -1),)))
         except Exception as e:
             m.error = f"{type(e).__name__}: {e}"
             self._faults.append(Fault("error", "", self._step, (), tuple(m.members[:6]), 1, m.error))
@@ -354,10 +374,18 @@ def _mma_groups(tiled: TiledMMA) -> dict[int, tuple[int, Any, list[int]]]:
     return {t: (v, g, members[g]) for t, (v, g) in coord.items()}
 
 
+def _oob_fault(e: OutOfBoundsError, step: int, threads: tuple[int, ...]) -> Fault:
+    return Fault("out_of_bounds", e.memory, step, (e.offset,), threads, 1, str(e))
+
+
 def syncthreads() -> None:
     """``__syncthreads()``: every live thread of the CTA waits here; the step ends.
 
     @pre called inside :meth:`Simulation.run` (a :class:`LayoutError` outside).
+    @post the writes of the step before are visible to every thread (no race across it).
+
+    >>> print(simulate(lambda t: [syncthreads() for _ in range(3)], 64))
+    64 threads, 4 steps: no faults
     """
     me = current()
     if not isinstance(me, _Thread):
@@ -366,6 +394,12 @@ def syncthreads() -> None:
 
 
 def simulate(kernel: Callable[..., Any], num_threads: Any, *args: Any) -> SimulationReport:
-    """Run ``kernel(tid, *args)`` on a CTA of ``num_threads`` threads (:class:`Simulation`); memories
-    made by the caller's simulation are watched, others are plain memory."""
+    """Run ``kernel(tid, *args)`` on a CTA of ``num_threads`` threads (``Simulation(num_threads).run``):
+    memory the kernel reaches is plain memory, not watched (make it with a :class:`Simulation`'s
+    ``shared_tensor``/``global_tensor`` to have races reported).
+
+    >>> seen = []
+    >>> simulate(lambda t: seen.append(t), 4).ok, seen
+    (True, [0, 1, 2, 3])
+    """
     return Simulation(num_threads).run(kernel, *args)

@@ -36,7 +36,7 @@ from ..swizzle.swizzle import Swizzle
 from .arith_tuple import ArithmeticTuple, ScaledBasis, coord_add
 
 __all__ = [
-    "Pointer", "ArrayEngine", "OutOfBoundsError", "CountingEngine", "Engine", "make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr",
+    "Pointer", "ArrayEngine", "OutOfBoundsError", "set_offset_resolver", "resolve_offset", "CountingEngine", "Engine", "make_gmem_ptr", "make_smem_ptr", "make_rmem_ptr",
     "make_counting_engine",
 ]
 
@@ -199,8 +199,39 @@ def make_rmem_ptr(name: str, dtype: Optional[str] = None, offset: Any = 0) -> Po
     return Pointer("rmem", name, dtype, offset)
 
 
+#: How a symbolic offset gets its value while memory is accessed: a simulation of a CTA sets a
+#: function of the formula (the running thread's index substituted); None elsewhere.
+_RESOLVER: list[Any] = [None]
+
+
+def set_offset_resolver(fn: Any) -> Any:
+    """Install ``fn(formula) -> int`` (None removes it); returns the one it replaces."""
+    old = _RESOLVER[0]
+    _RESOLVER[0] = fn
+    return old
+
+
+def resolve_offset(x: Any) -> Any:
+    """``x`` itself when it is an integer; else its value from the installed resolver (a
+    :class:`LayoutError` naming the formula when there is none)."""
+    if type(x) is int:
+        return x
+    if is_expr(x) and x.is_Integer:
+        return int(x)
+    fn = _RESOLVER[0]
+    if fn is None:
+        raise LayoutError(f"the offset {x} is symbolic; substitute values first (or run inside a simulation "
+                          "whose thread index it names)")
+    return fn(x)
+
+
 class OutOfBoundsError(LayoutError):
-    """An access through a tensor left the memory its engine holds (an offset below 0 or past the end)."""
+    """An access through a tensor left the memory its engine holds (an offset below 0 or past the end);
+    ``offset`` is the offset, ``memory`` the watched memory's name (empty when none watches it)."""
+
+    def __init__(self, message: str, offset: int = 0, memory: str = "") -> None:
+        super().__init__(message)
+        self.offset, self.memory = offset, memory
 
 
 class ArrayEngine:
@@ -312,14 +343,17 @@ class ArrayEngine:
 
     def _index(self, k: Any) -> int:
         i = _add_offset(self._offset, k)
-        if is_expr(i):
-            if not i.is_Integer:
-                raise LayoutError(f"ArrayEngine: the offset {i} is symbolic; substitute values first")
-            i = int(i)
+        if type(i) is not int:
+            i = resolve_offset(i)
         n = len(self)
         if not 0 <= int(i) < n:
-            raise OutOfBoundsError(f"ArrayEngine: offset {i} is outside the memory of {n} elements")
+            raise OutOfBoundsError(f"ArrayEngine: offset {i} is outside the memory of {n} elements", int(i),
+                                   self._memory_name())
         return int(i)
+
+    def _memory_name(self) -> str:
+        mem = getattr(self._tracker, "memory", None)
+        return str(getattr(mem, "name", "")) if mem is not None else ""
 
     def __getitem__(self, k: Any) -> Any:
         i = self._index(k)
@@ -345,11 +379,12 @@ class ArrayEngine:
     def _indices(self, offsets: Any) -> Any:
         from .numeric import numpy
         np = numpy()
-        idx = np.asarray(offsets, dtype=np.int64) + int(self._offset)
+        idx = np.asarray(offsets, dtype=np.int64) + resolve_offset(self._offset)
         n = len(self)
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             bad = idx[(idx < 0) | (idx >= n)]
-            raise OutOfBoundsError(f"ArrayEngine: offset {int(bad[0])} is outside the memory of {n} elements")
+            raise OutOfBoundsError(f"ArrayEngine: offset {int(bad[0])} is outside the memory of {n} elements",
+                                   int(bad[0]), self._memory_name())
         return idx
 
     def load(self, offsets: Any) -> Any:

@@ -181,6 +181,9 @@ class Tensor:
 
     def _offset_of(self, c: Any) -> Any:
         lay = self._layout
+        if isinstance(lay, ComposedLayout) and isinstance(self._engine, ArrayEngine) and type(lay.offset) is not int:
+            from .engine import resolve_offset       # memory is read at a value: the swizzle needs its bits
+            lay = ComposedLayout(lay.layout_a, resolve_offset(lay.offset), lay.layout_b)
         if isinstance(lay, Layout):
             if type(c) is not int and type(c) is not tuple and type(lay.shape) is tuple:
                 return index_offset(c, lay.shape, lay.stride)     # a formula index: the shorter form
