@@ -9,6 +9,9 @@ call that kills its process is recorded as a crash, not fatal), traced on the CP
   ``to_dsl(from_dsl(y))`` prints as ``y``;
 * atoms: every warp and warpgroup MMA and every universal, cp.async, ldmatrix and stmatrix copy
   the DSL offers comes across with the DSL's thread and value layouts, and goes back;
+* code: ``emit(x, "dsl")`` of layouts (static, symbolic with divisors and formulas), swizzled
+  layouts, tiled MMAs and copies runs under the DSL and builds what ``to_dsl(x)`` builds; a
+  thread's slice partitions a tensor as cute_sym's does;
 * side by side: the corpora's cases computed by the DSL agree with CuTe C++ (and cute_sym),
   except in the classes listed in docs/conformance.md ("The CuTe DSL beside CuTe C++").
 
@@ -60,8 +63,9 @@ def answers() -> dict[str, Any]:
     atom_jobs = atoms[:-2][::ATOM_SAMPLE] + atoms[-2:]
     crash = [{"id": "boom", "op": "composition", "args": ["(_4,_4):(_4,_1)", "Sw<2,0,2>"]},
              {"id": "after", "op": "coalesce", "args": ["(_2,(_1,_6)):(_1,(_6,_2))"]}]
-    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs)
-    return {"cases": picked, "rt": rt_jobs, "atoms": atom_jobs, "res": res}
+    emit_jobs = oracle.emit_jobs()
+    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs + emit_jobs)
+    return {"cases": picked, "rt": rt_jobs, "atoms": atom_jobs, "emit": emit_jobs, "res": res}
 
 
 def test_round_trips_of_every_layout_argument(answers: dict[str, Any]) -> None:
@@ -105,3 +109,8 @@ def test_a_dsl_crash_is_recorded_not_fatal(answers: dict[str, Any]) -> None:
     res = answers["res"]
     assert res["boom"].get("crash") in (8, 11), res["boom"]
     assert res["after"]["back"] == str(cs.coalesce(cs.parse("(_2,(_1,_6)):(_1,(_6,_2))")))
+
+
+def test_emitted_dsl_code_builds_the_same_value(answers: dict[str, Any]) -> None:
+    bad = [f for j in answers["emit"] if (f := oracle.emit_failure(cs, j, answers["res"][j["id"]]))]
+    assert not bad, "\n".join(bad)

@@ -23,20 +23,12 @@ from ..notation.dsl_dialect import parse_dsl
 from ..swizzle import ComposedLayout, Swizzle
 from ..tensor.engine import CountingEngine, Pointer
 from ..tensor.tensor import Tensor
+from ..tensor.atoms.dsl_table import DSL_TYPES
 
 if TYPE_CHECKING:
     import sympy
 
 __all__ = ["dsl_text", "value_from_dsl", "value_to_dsl", "DSL_TYPES"]
-
-#: DSL numeric type names and CuTe C++ element type names, one to one (data, read both ways).
-DSL_TYPES: dict[str, str] = {
-    "Float16": "half_t", "BFloat16": "bfloat16_t", "Float32": "float", "TFloat32": "tfloat32_t",
-    "Float64": "double", "Int8": "int8_t", "Uint8": "uint8_t", "Int16": "int16_t", "Uint16": "uint16_t",
-    "Int32": "int32_t", "Uint32": "uint32_t", "Int64": "int64_t", "Uint64": "uint64_t",
-    "Float8E4M3FN": "float_e4m3_t", "Float8E5M2": "float_e5m2_t", "Int4": "int4_t", "Uint4": "uint4_t",
-}
-
 
 def _is_dsl_int(x: Any) -> bool:
     """A DSL integer value (``Int32(?)``, an ``IntValue``) - not a Python int."""
@@ -124,7 +116,7 @@ def value_to_dsl(x: Any, values: Optional[Mapping[str, Any]] = None) -> Any:
     return _tree(unwrap(x), vals)
 
 
-def _coord_tensor(start: Any, layout: Layout, vals: dict[str, Any]) -> Any:
+def _coord_tensor(start: Any, layout: Any, vals: dict[str, Any]) -> Any:
     """``start o layout`` as a DSL coordinate tensor: CuTe's ``make_coord_tensor`` offset by ``start``."""
     import cutlass.cute as cute
     base = cute.make_identity_tensor(_tree(_ones(start), vals))
