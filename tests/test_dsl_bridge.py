@@ -39,7 +39,9 @@ import dsl_oracle as oracle  # noqa: E402
 import cute_sym as cs  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CORPUS = pathlib.Path(os.environ.get("CUTE_SYM_CORPUS", ROOT.parent / "shared" / "conformance"))
+from corpus import CONFORMANCE  # noqa: E402  (../shared/conformance, else the copy in tests/data)
+
+CORPUS = pathlib.Path(CONFORMANCE)
 FULL = os.environ.get("CUTE_SYM_DSL_FULL") == "1"
 SAMPLE = 1 if FULL else 7
 ATOM_SAMPLE = 1 if FULL else 3
@@ -55,7 +57,7 @@ def answers() -> dict[str, Any]:
     """The DSL's answers to every job of this module, computed once."""
     cases = _cases()
     if not cases:
-        pytest.skip(f"no conformance corpus at {CORPUS} (set CUTE_SYM_CORPUS)")
+        pytest.skip(f"no conformance corpus at {CORPUS} (set CUTE_SYM_CONFORMANCE)")
     picked = cases[::SAMPLE]
     args = list(oracle.layout_arguments(cases).items())[::SAMPLE]
     rt_jobs = [{"id": f"rt{i}", "rt": a, "bind": b} for i, (a, b) in enumerate(args)]
