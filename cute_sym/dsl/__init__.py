@@ -7,7 +7,9 @@ DSL's ``cutlass`` package on first use of :func:`from_dsl` / :func:`to_dsl`.
 * :func:`from_dsl` - a DSL layout, swizzled layout, swizzle, int tuple, scaled basis, tensor,
   MMA op / atom / tiled MMA, copy atom / tiled copy as the cute_sym value;
 * :func:`to_dsl` - the other way, inside ``@cute.jit`` (symbols take the DSL values given by name);
-* :func:`dsl_atom_name` - the CuTe C++ name of the instruction a DSL MMA or copy op issues.
+* :func:`dsl_atom_name` - the CuTe C++ name of the instruction a DSL MMA or copy op issues;
+* :func:`traced` - run a function inside a ``@cute.jit`` traced on the CPU and return its result
+  (where DSL values exist: the place to call ``from_dsl`` and ``to_dsl``).
 
 See ``docs/dsl.md``.
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-__all__ = ["from_dsl", "to_dsl", "dsl_atom_name", "dsl_available", "require_dsl"]
+__all__ = ["from_dsl", "to_dsl", "dsl_atom_name", "dsl_available", "require_dsl", "traced"]
 
 
 def dsl_available() -> bool:
@@ -88,3 +90,25 @@ def dsl_atom_name(op: Any) -> str:
     require_dsl()
     from .atoms import atom_name
     return atom_name(op)
+
+
+def traced(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` run inside a ``cute.jit`` function traced on the CPU (no GPU, nothing
+    compiled for one); its return value.
+
+    DSL values exist only while a jit function is traced: ``fn`` builds them and hands back
+    what outlives the trace (cute_sym values from :func:`from_dsl`, texts). ``args`` are the jit
+    function's arguments (``cutlass.Int32(6)`` is a run-time value inside, printed ``?``).
+    ``fn`` is not rewritten by the DSL's preprocessor (its Python ``if``/``for`` run as Python),
+    so it may be a lambda or be defined anywhere (a doctest, a notebook).
+
+    @post returns what ``fn`` returned; an exception of ``fn`` propagates.
+    """
+    cute = require_dsl()
+    out: list[Any] = []
+
+    def body(*a: Any) -> None:
+        out.append(fn(*a))
+
+    cute.jit(preprocess=False)(body)(*args)
+    return out[0] if out else None

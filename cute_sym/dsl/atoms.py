@@ -163,7 +163,7 @@ def atom_from_dsl(x: Any) -> Any:
         vmnk = value_from_dsl(x.thr_layout_vmnk)
         nthr = int(atom.ThrID.size()) if hasattr(atom.ThrID, "size") else int(_size(atom.ThrID))
         atom_layout = make_layout(tuple(vmnk.shape[1:]), tuple(_div_tree(d, nthr) for d in vmnk.stride[1:]))
-        perm = value_from_dsl(tuple(x.permutation_mnk))
+        perm = _tiler_from_dsl(value_from_dsl(tuple(x.permutation_mnk)))
         perm_arg = None if all(isinstance(p, Underscore) or p is _ for p in perm) else perm
         return make_tiled_mma(atom, atom_layout, perm_arg)
     if kind == "MmaAtom":
