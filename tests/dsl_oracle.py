@@ -61,7 +61,9 @@ def _child(path: str) -> None:
     def one(job: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": job["id"]}
         try:
-            if "emit" in job:
+            if "expr" in job:       # (the test's own expressions: an error path)
+                out["value"] = str(eval(job["expr"], {**space, "cs": cs, "from_dsl": from_dsl, "to_dsl": to_dsl}))
+            elif "emit" in job:
                 out.update(_emit_job(job))
             elif "atom" in job:
                 out.update(_atom_job(job["atom"]))

@@ -66,7 +66,7 @@ def answers() -> dict[str, Any]:
     crash = [{"id": "boom", "op": "composition", "args": ["(_4,_4):(_4,_1)", "Sw<2,0,2>"]},
              {"id": "after", "op": "coalesce", "args": ["(_2,(_1,_6)):(_1,(_6,_2))"]}]
     emit_jobs = oracle.emit_jobs()
-    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs + emit_jobs)
+    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs + emit_jobs + ERROR_JOBS)
     return {"cases": picked, "rt": rt_jobs, "atoms": atom_jobs, "emit": emit_jobs, "res": res}
 
 
@@ -116,3 +116,25 @@ def test_a_dsl_crash_is_recorded_not_fatal(answers: dict[str, Any]) -> None:
 def test_emitted_dsl_code_builds_the_same_value(answers: dict[str, Any]) -> None:
     bad = [f for j in answers["emit"] if (f := oracle.emit_failure(cs, j, answers["res"][j["id"]]))]
     assert not bad, "\n".join(bad)
+
+
+#: Misuse: (expression run inside the trace, the LayoutError's words).
+ERRORS = [
+    ('to_dsl(cs.parse("(M,_8):(_1,M)"))', "LayoutError: to_dsl: no DSL value for the symbol M"),
+    ('from_dsl("(4,8):(8,1)")', "LayoutError: from_dsl takes a DSL value"),
+    ('from_dsl(cute.complement(cute.make_layout((4,1), stride=(cutlass.Int32(16),0)), 49))',
+     "NotationError: the DSL printed the name 'x'"),
+    ('to_dsl(cs.ComposedLayout(cs.parse("_4:_2"), 0, cs.parse("_8:_1")))', "LayoutError: to_dsl: the DSL composes a swizzle"),
+    ('to_dsl(cs.make_tensor(cs.make_smem_ptr("s", "half_t"), cs.parse("_8:_1")))',
+     "LayoutError: to_dsl: only a coordinate tensor"),
+    ("from_dsl(cute.make_mma_atom(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16,8,16)))).name",
+     "SM80_16x8x16_F32F16F16F32_TN"),
+]
+ERROR_JOBS = [{"id": f"err{i}", "expr": e} for i, (e, _) in enumerate(ERRORS)]
+
+
+def test_misuse_is_a_layout_error_in_words(answers: dict[str, Any]) -> None:
+    for job, (expr, words) in zip(ERROR_JOBS, ERRORS):
+        r = answers["res"][job["id"]]
+        got = r.get("err") or r.get("value", "")
+        assert words in got, (expr, r)

@@ -52,8 +52,14 @@ def from_dsl(x: Any, symbols: Optional[Mapping[str, Any]] = None) -> Any:
           (:func:`dsl_atom_name`), with equal thread and value layouts; likewise for copies.
     @post ``from_dsl(to_dsl(v)) == v`` for a static value ``v``; with symbols, equal up to
           their names.
+    @raise LayoutError for a text (read it with ``parse(text, dialect="dsl")``), a value the DSL
+           prints as no value (``x:x``), or an op cute_sym has no atom for (naming CuTe's atom).
     """
     require_dsl()
+    if isinstance(x, str):
+        from ..core.errors import LayoutError
+        raise LayoutError("from_dsl takes a DSL value; for the DSL's printed text use "
+                          "parse(text, dialect='dsl')")
     from .atoms import atom_from_dsl, is_dsl_atom_value
     if is_dsl_atom_value(x):
         return atom_from_dsl(x)

@@ -39,7 +39,7 @@ __all__ = ["parse_dsl", "DSL_TOKEN"]
 #: The DSL's tokens, named by the kinds of CuTe's reader (a bare number is a static ``st``).
 DSL_TOKEN = re.compile(
     r"\s*(?:(?P<sw>S(?:w)?<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_?\d+)"
-    r"|(?P<dyn>\?(?:\{\s*div\s*=\s*\d+\s*\})?|Int(?:32|64)\(\s*\?\s*\))"
+    r"|(?P<dyn>\?(?:\{[^}]*\})?|Int(?:32|64)\(\s*\?\s*\))"
     r"|(?P<tensor>tensor<)|(?P<at>@\d+)|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/>])|(?P<us>_))")
 
 
