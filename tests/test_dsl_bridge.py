@@ -129,6 +129,10 @@ ERRORS = [
      "LayoutError: to_dsl: only a coordinate tensor"),
     ("from_dsl(cute.make_mma_atom(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16,8,16)))).name",
      "SM80_16x8x16_F32F16F16F32_TN"),
+    # (not misuse: a memory tensor comes across as a tensor over a pointer of its element type)
+    ('from_dsl(cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem, assumed_align=16), '
+     'cute.make_composed_layout(cute.make_swizzle(3,3,3), 0, cute.make_layout((64,64), stride=(64,1)))))',
+     "smem_ptr[half_t](t) o Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"),
 ]
 ERROR_JOBS = [{"id": f"err{i}", "expr": e} for i, (e, _) in enumerate(ERRORS)]
 
