@@ -66,6 +66,16 @@ def test_parse_reads_back_identity_layouts_and_coordinate_tensors(shape: list[in
     assert cs.parse(dsl, dialect="dsl") == tile
 
 
+def test_parse_reads_back_pointers_and_tensors_over_them() -> None:
+    M = cs.Dyn("M")
+    for t in (cs.make_tensor(cs.make_smem_ptr("sA", "half_t", 4 * M + 2), cs.parse("(_8,M):(M,_1)")),
+              cs.make_smem_ptr("sA", "half_t", -3), cs.make_gmem_ptr("A"),
+              cs.make_tensor(cs.make_smem_ptr("sA", "complex<float>", 3), cs.parse("Sw<3,3,3> o _0 o (_8,_64):(_64,_1)"))):
+        assert cs.parse(str(t)) == t and str(cs.parse(str(t))) == str(t)
+    t = cs.parse("tensor<ptr<f16, smem, align<16>> o S<3,3,3> o 0 o (64,64):(64,1)>", dialect="dsl")
+    assert t == cs.make_tensor(cs.make_smem_ptr("t", "half_t"), cs.parse("Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"))
+
+
 def test_scaled_bases_and_nested_bases() -> None:
     nested = cs.make_identity_layout(((2, 4), (3, 2)))
     assert cs.parse(str(nested)) == nested
