@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["dsl_text", "value_from_dsl", "value_to_dsl", "DSL_TYPES"]
 
+
 def _is_dsl_int(x: Any) -> bool:
     """A DSL integer value (``Int32(?)``, an ``IntValue``) - not a Python int."""
     return type(x).__module__.startswith("cutlass") and hasattr(x, "ir_value")
