@@ -61,7 +61,11 @@ def _child(path: str) -> None:
     def one(job: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {"id": job["id"]}
         try:
-            if "atom" in job:
+            if "expr" in job:       # (the test's own expressions: an error path)
+                out["value"] = str(eval(job["expr"], {**space, "cs": cs, "from_dsl": from_dsl, "to_dsl": to_dsl}))
+            elif "emit" in job:
+                out.update(_emit_job(job))
+            elif "atom" in job:
                 out.update(_atom_job(job["atom"]))
             elif "rt" in job:
                 x = cs.parse(job["rt"])
@@ -123,6 +127,31 @@ def _child(path: str) -> None:
             b = to_dsl(x)
             out["again"] = [dsl_text(v) for v in (b.layout_tv_tiled, tuple(b.tiler_mn))]
         return out
+
+    def _emit_job(job: dict[str, Any]) -> dict[str, Any]:
+        """The emitted function run under the DSL, beside to_dsl of the same cute_sym value."""
+        x = eval(job["emit"], {"cs": cs, "parse": cs.parse, "Dyn": cs.Dyn})     # (the test's own expressions)
+        src = cs.emit(x, "dsl", name="build")
+        ns: dict[str, Any] = {}
+        exec(src, ns)       # (cute_sym's own output, run as a user would)
+        vals = {k: cutlass.Int32(v) for k, v in job.get("bind", {}).items()}
+        made = ns["build"](*[vals[k] for k in sorted(vals)])
+        part = job.get("partition")
+        if part:
+            shape = tuple(job["shape"])
+            if job.get("smem"):     # a tensor in shared memory: the partitions' layouts compared
+                ptr = cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem, assumed_align=16)
+                made = getattr(made, "partition_" + part)(cute.make_tensor(ptr, cute.make_layout(shape)))
+                ours = getattr(x, "partition_" + part)(cs.make_tensor(cs.make_smem_ptr("s", "half_t"),
+                                                                       cs.make_layout(shape)))
+                return {"dsl": dsl_text(made.layout), "back": str(from_dsl(made.layout)), "ours": str(ours.layout)}
+            made = getattr(made, "partition_" + part)(cute.make_identity_tensor(shape))
+            out = {"dsl": dsl_text(made), "back": str(from_dsl(made))}
+            ours = getattr(x, "partition_" + part)(cs.make_identity_tensor(shape))
+            out["ours"] = str(ours)
+            return out
+        ref = to_dsl(x, vals)
+        return {"dsl": dsl_text(made), "ref": dsl_text(ref), "src": src}
 
     results: list[str] = []
     i = 0
@@ -401,3 +430,38 @@ def layout_arguments(cases: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
             if (":" in a or "Sw<" in a) and a not in out:
                 out[a] = {k: v for k, v in c.get("bind", {}).items() if k in a}
     return out
+
+
+def emit_jobs() -> list[dict[str, Any]]:
+    """Values whose ``emit(x, "dsl")`` code is run under the DSL (``bind``: the run-time values
+    given to its parameters)."""
+    items: list[tuple[str, dict[str, int], dict[str, Any]]] = [
+        ('parse("(_4,_8):(_8,_1)")', {}, {}),
+        ('parse("((_2,_4),(_3,_5)):((_1,_30),(_2,_6))")', {}, {}),
+        ('parse("(_4,(M,_2)):(_1,(_4,4*M))")', {"M": 6}, {}),
+        ('parse("(M,N):(_1,M)", {"M": Dyn("M", divisible_by=16)})', {"M": 32, "N": 8}, {}),
+        ('parse("(ceil_div(M,_128),_128):(_128,_1)")', {"M": 300}, {}),
+        ('parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)")', {}, {}),
+        ('parse("Sw<2,3,3> o _0 o ((_8,_2),_32):((_32,_256),_1)")', {}, {}),
+        ('parse("(_2,(_3,M))")', {"M": 5}, {}),
+        ('cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))', {}, {}),
+        ('cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t"), '
+         'parse("(_16,_8):(_8,_1)"), parse("(_1,_8)"))', {}, {}),
+        ('cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1)).get_slice(37)', {},
+         {"partition": "C", "shape": [64, 64], "smem": True}),
+        ('cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1)).get_slice(5)', {},
+         {"partition": "A", "shape": [32, 32], "smem": True}),
+        ('cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t"), '
+         'parse("(_16,_8):(_8,_1)"), parse("(_1,_8)")).get_slice(9)', {}, {"partition": "S", "shape": [32, 64]}),
+    ]
+    return [{"id": f"emit{i}", "emit": e, "bind": b, **extra} for i, (e, b, extra) in enumerate(items)]
+
+
+def emit_failure(cs: Any, job: dict[str, Any], r: dict[str, Any]) -> str | None:
+    """Why the emitted code did not build the value, or None: the DSL value it builds prints as
+    ``to_dsl``'s (for a thread's partition: reads back as cute_sym's partition)."""
+    if "crash" in r or "err" in r:
+        return f"{job['emit']}: {r.get('err') or 'crash ' + str(r.get('crash'))}"
+    if "ours" in r:
+        return None if r["back"] == r["ours"] else f"{job['emit']}: the DSL's partition {r['dsl']}, cute_sym's {r['ours']}"
+    return None if r["dsl"] == r["ref"] else f"{job['emit']}: built {r['dsl']}, to_dsl gives {r['ref']}:\n{r['src']}"

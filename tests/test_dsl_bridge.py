@@ -9,6 +9,9 @@ call that kills its process is recorded as a crash, not fatal), traced on the CP
   ``to_dsl(from_dsl(y))`` prints as ``y``;
 * atoms: every warp and warpgroup MMA and every universal, cp.async, ldmatrix and stmatrix copy
   the DSL offers comes across with the DSL's thread and value layouts, and goes back;
+* code: ``emit(x, "dsl")`` of layouts (static, symbolic with divisors and formulas), swizzled
+  layouts, tiled MMAs and copies runs under the DSL and builds what ``to_dsl(x)`` builds; a
+  thread's slice partitions a tensor as cute_sym's does;
 * side by side: the corpora's cases computed by the DSL agree with CuTe C++ (and cute_sym),
   except in the classes listed in docs/conformance.md ("The CuTe DSL beside CuTe C++").
 
@@ -36,7 +39,9 @@ import dsl_oracle as oracle  # noqa: E402
 import cute_sym as cs  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-CORPUS = pathlib.Path(os.environ.get("CUTE_SYM_CORPUS", ROOT.parent / "shared" / "conformance"))
+from corpus import CONFORMANCE  # noqa: E402  (../shared/conformance, else the copy in tests/data)
+
+CORPUS = pathlib.Path(CONFORMANCE)
 FULL = os.environ.get("CUTE_SYM_DSL_FULL") == "1"
 SAMPLE = 1 if FULL else 7
 ATOM_SAMPLE = 1 if FULL else 3
@@ -52,7 +57,7 @@ def answers() -> dict[str, Any]:
     """The DSL's answers to every job of this module, computed once."""
     cases = _cases()
     if not cases:
-        pytest.skip(f"no conformance corpus at {CORPUS} (set CUTE_SYM_CORPUS)")
+        pytest.skip(f"no conformance corpus at {CORPUS} (set CUTE_SYM_CONFORMANCE)")
     picked = cases[::SAMPLE]
     args = list(oracle.layout_arguments(cases).items())[::SAMPLE]
     rt_jobs = [{"id": f"rt{i}", "rt": a, "bind": b} for i, (a, b) in enumerate(args)]
@@ -60,8 +65,9 @@ def answers() -> dict[str, Any]:
     atom_jobs = atoms[:-2][::ATOM_SAMPLE] + atoms[-2:]
     crash = [{"id": "boom", "op": "composition", "args": ["(_4,_4):(_4,_1)", "Sw<2,0,2>"]},
              {"id": "after", "op": "coalesce", "args": ["(_2,(_1,_6)):(_1,(_6,_2))"]}]
-    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs)
-    return {"cases": picked, "rt": rt_jobs, "atoms": atom_jobs, "res": res}
+    emit_jobs = oracle.emit_jobs()
+    res = oracle.run_jobs(crash + oracle.case_jobs(picked) + rt_jobs + atom_jobs + emit_jobs + ERROR_JOBS)
+    return {"cases": picked, "rt": rt_jobs, "atoms": atom_jobs, "emit": emit_jobs, "res": res}
 
 
 def test_round_trips_of_every_layout_argument(answers: dict[str, Any]) -> None:
@@ -105,3 +111,34 @@ def test_a_dsl_crash_is_recorded_not_fatal(answers: dict[str, Any]) -> None:
     res = answers["res"]
     assert res["boom"].get("crash") in (8, 11), res["boom"]
     assert res["after"]["back"] == str(cs.coalesce(cs.parse("(_2,(_1,_6)):(_1,(_6,_2))")))
+
+
+def test_emitted_dsl_code_builds_the_same_value(answers: dict[str, Any]) -> None:
+    bad = [f for j in answers["emit"] if (f := oracle.emit_failure(cs, j, answers["res"][j["id"]]))]
+    assert not bad, "\n".join(bad)
+
+
+#: Misuse: (expression run inside the trace, the LayoutError's words).
+ERRORS = [
+    ('to_dsl(cs.parse("(M,_8):(_1,M)"))', "LayoutError: to_dsl: no DSL value for the symbol M"),
+    ('from_dsl("(4,8):(8,1)")', "LayoutError: from_dsl takes a DSL value"),
+    ('from_dsl(cute.complement(cute.make_layout((4,1), stride=(cutlass.Int32(16),0)), 49))',
+     "NotationError: the DSL printed the name 'x'"),
+    ('to_dsl(cs.ComposedLayout(cs.parse("_4:_2"), 0, cs.parse("_8:_1")))', "LayoutError: to_dsl: the DSL composes a swizzle"),
+    ('to_dsl(cs.make_tensor(cs.make_smem_ptr("s", "half_t"), cs.parse("_8:_1")))',
+     "LayoutError: to_dsl: only a coordinate tensor"),
+    ("from_dsl(cute.make_mma_atom(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16,8,16)))).name",
+     "SM80_16x8x16_F32F16F16F32_TN"),
+    # (not misuse: a memory tensor comes across as a tensor over a pointer of its element type)
+    ('from_dsl(cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem, assumed_align=16), '
+     'cute.make_composed_layout(cute.make_swizzle(3,3,3), 0, cute.make_layout((64,64), stride=(64,1)))))',
+     "smem_ptr[half_t](t) o Sw<3,3,3> o _0 o (_64,_64):(_64,_1)"),
+]
+ERROR_JOBS = [{"id": f"err{i}", "expr": e} for i, (e, _) in enumerate(ERRORS)]
+
+
+def test_misuse_is_a_layout_error_in_words(answers: dict[str, Any]) -> None:
+    for job, (expr, words) in zip(ERROR_JOBS, ERRORS):
+        r = answers["res"][job["id"]]
+        got = r.get("err") or r.get("value", "")
+        assert words in got, (expr, r)

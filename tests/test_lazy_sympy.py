@@ -147,11 +147,12 @@ def test_every_public_function_has_its_contract_for_help() -> None:
 
 
 def test_import_does_not_import_the_cute_dsl() -> None:
-    """The CuTe DSL bridge (cute_sym.dsl) is imported only when asked: ``import cute_sym``, the
-    notation's DSL dialect and the DSL code generator never import NVIDIA's ``cutlass``."""
+    """The CuTe DSL bridge (cute_sym.dsl) is imported only when asked: ``import cute_sym`` and the
+    notation's DSL dialect never import NVIDIA's ``cutlass``; a static DSL text, not even sympy."""
     probe = ("import sys, cute_sym as cs\n"
-             "cs.parse('(4,8):(8,1)', dialect='dsl')\n"
-             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('cutlass', 'cute_sym.dsl')"
+             "cs.parse('(4,8):(8,1)', dialect='dsl'); cs.parse('S<3,4,3> o 0 o (8,64):(64,1)', dialect='dsl')\n"
+             "cs.parse('tensor<(0,0) o (4,8):(1@0,1@1)>', dialect='dsl')\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('cutlass', 'sympy')"
              " or m.startswith('cute_sym.dsl')))\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     p = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)

@@ -48,7 +48,7 @@ from .names import fresh_name, safe_names
 
 __all__ = ["emit", "count_ops", "canonical_op_count", "lower", "LANGS"]
 
-LANGS = ("c", "cuda", "python", "numpy", "cute")
+LANGS = ("c", "cuda", "python", "numpy", "cute", "dsl")   # "dsl": the CuTe Python DSL (emit_dsl)
 
 
 
@@ -307,6 +307,9 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
         raise LayoutError(f"emit: {name!r} is not an identifier")
     if index_type not in (None, "int32", "int64"):
         raise LayoutError(f"emit: index_type must be 'int32' or 'int64', got {index_type!r}")
+    if lang == "dsl":
+        from .emit_dsl import emit_dsl
+        return emit_dsl(obj, name)
     base: Any = 0       # a tensor's pointer offset, added to its layout's
     tensor = obj if isinstance(obj, Tensor) else None
     if tensor is not None:

@@ -7,7 +7,9 @@ DSL's ``cutlass`` package on first use of :func:`from_dsl` / :func:`to_dsl`.
 * :func:`from_dsl` - a DSL layout, swizzled layout, swizzle, int tuple, scaled basis, tensor,
   MMA op / atom / tiled MMA, copy atom / tiled copy as the cute_sym value;
 * :func:`to_dsl` - the other way, inside ``@cute.jit`` (symbols take the DSL values given by name);
-* :func:`dsl_atom_name` - the CuTe C++ name of the instruction a DSL MMA or copy op issues.
+* :func:`dsl_atom_name` - the CuTe C++ name of the instruction a DSL MMA or copy op issues;
+* :func:`traced` - run a function inside a ``@cute.jit`` traced on the CPU and return its result
+  (where DSL values exist: the place to call ``from_dsl`` and ``to_dsl``).
 
 See ``docs/dsl.md``.
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-__all__ = ["from_dsl", "to_dsl", "dsl_atom_name", "dsl_available", "require_dsl"]
+__all__ = ["from_dsl", "to_dsl", "dsl_atom_name", "dsl_available", "require_dsl", "traced"]
 
 
 def dsl_available() -> bool:
@@ -50,8 +52,23 @@ def from_dsl(x: Any, symbols: Optional[Mapping[str, Any]] = None) -> Any:
           (:func:`dsl_atom_name`), with equal thread and value layouts; likewise for copies.
     @post ``from_dsl(to_dsl(v)) == v`` for a static value ``v``; with symbols, equal up to
           their names.
+    @raise LayoutError for a text (read it with ``parse(text, dialect="dsl")``), a value the DSL
+           prints as no value (``x:x``), or an op cute_sym has no atom for (naming CuTe's atom).
+
+    >>> import cutlass, cutlass.cute as cute
+    >>> print(traced(lambda: from_dsl(cute.make_layout((4, 8), stride=(8, 1)))))
+    (_4,_8):(_8,_1)
+    >>> print(traced(lambda m: from_dsl(cute.make_layout((cute.assume(m, divby=8), 8), stride=(1, m))),
+    ...              cutlass.Int32(64)))
+    (d0,_8):(_1,d1)
+    >>> print(traced(lambda: from_dsl(cute.make_identity_tensor((4, 8)))))
+    ArithTuple(_0,_0) o (_4,_8):(_1@0,_1@1)
     """
     require_dsl()
+    if isinstance(x, str):
+        from ..core.errors import LayoutError
+        raise LayoutError("from_dsl takes a DSL value; for the DSL's printed text use "
+                          "parse(text, dialect='dsl')")
     from .atoms import atom_from_dsl, is_dsl_atom_value
     if is_dsl_atom_value(x):
         return atom_from_dsl(x)
@@ -69,6 +86,16 @@ def to_dsl(x: Any, values: Optional[Mapping[str, Any]] = None) -> Any:
           a symbol with a divisor is given to the DSL through ``cute.assume(v, divby=...)``;
           an MMA atom or tiled MMA becomes the DSL op's (``make_mma_atom``/``make_tiled_mma``),
           a copy atom or tiled copy likewise.
+
+    >>> import cutlass
+    >>> from cute_sym import Dyn, make_layout, make_tiled_mma, parse
+    >>> traced(lambda: str(to_dsl(parse("Sw<3,4,3> o _0 o (_8,_64):(_64,_1)"))))
+    'S<3,4,3> o 0 o (8,64):(64,1)'
+    >>> M = Dyn("M", divisible_by=16)
+    >>> traced(lambda m: str(to_dsl(make_layout((M, 8), (1, M)), {"M": m})), cutlass.Int32(64))
+    '(?{div=16},8):(1,?{div=16})'
+    >>> print(traced(lambda: to_dsl(make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))).thr_layout_vmnk))
+    (32,2,2,1):(1,32,64,0)
     """
     require_dsl()
     from .atoms import atom_to_dsl, is_atom_value
@@ -84,7 +111,38 @@ def dsl_atom_name(op: Any) -> str:
     @post ``MmaF16BF16Op(Float16, Float32, (16, 8, 16))`` is ``"SM80_16x8x16_F32F16F16F32_TN"``;
           a warpgroup op names its operand source and majors as CuTe's GMMA atoms do.
     @raise LayoutError for an op the table does not name (the message names the op).
+
+    >>> import cutlass
+    >>> from cutlass.cute.nvgpu import warp
+    >>> dsl_atom_name(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)))
+    'SM80_16x8x16_F32F16F16F32_TN'
     """
     require_dsl()
     from .atoms import atom_name
     return atom_name(op)
+
+
+def traced(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` run inside a ``cute.jit`` function traced on the CPU (no GPU, nothing
+    compiled for one); its return value.
+
+    DSL values exist only while a jit function is traced: ``fn`` builds them and hands back
+    what outlives the trace (cute_sym values from :func:`from_dsl`, texts). ``args`` are the jit
+    function's arguments (``cutlass.Int32(6)`` is a run-time value inside, printed ``?``).
+    ``fn`` is not rewritten by the DSL's preprocessor (its Python ``if``/``for`` run as Python),
+    so it may be a lambda or be defined anywhere (a doctest, a notebook).
+
+    @post returns what ``fn`` returned; an exception of ``fn`` propagates.
+
+    >>> import cutlass.cute as cute
+    >>> traced(lambda: str(cute.make_layout((4, 8))))
+    '(4,8):(1,4)'
+    """
+    cute = require_dsl()
+    out: list[Any] = []
+
+    def body(*a: Any) -> None:
+        out.append(fn(*a))
+
+    cute.jit(preprocess=False)(body)(*args)
+    return out[0] if out else None

@@ -6,7 +6,6 @@ templates gives the DSL op's constructor arguments.
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Mapping, Optional
 
 from ..core.errors import LayoutError
@@ -15,8 +14,8 @@ from ..layout.layout import Layout, make_layout
 from ..tensor.atoms.copy_atom import Copy_Atom
 from ..tensor.copy import TiledCopy
 from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
-from .atom_table import CODES, COPY_OPS, MMA_OPS
-from .values import DSL_TYPES, value_from_dsl, value_to_dsl
+from ..tensor.atoms.dsl_table import CODES, COPY_OPS, DSL_TYPES, MMA_OPS, template_regex
+from .values import value_from_dsl, value_to_dsl
 
 __all__ = ["atom_name", "atom_from_dsl", "atom_to_dsl", "is_dsl_atom_value", "is_atom_value"]
 
@@ -62,7 +61,8 @@ def _enum(v: Any) -> str:
 
 
 def _mma_fields(op: Any) -> dict[str, str]:
-    get = lambda *names: next((getattr(op, n) for n in names if getattr(op, n, None) is not None), None)  # noqa: E731
+    def get(*names: str) -> Any:
+        return next((getattr(op, n) for n in names if getattr(op, n, None) is not None), None)
     f: dict[str, str] = {}
     a, b, acc = get("a_dtype", "ab_dtype"), get("b_dtype", "ab_dtype"), get("acc_dtype")
     for key, dt in (("a", a), ("b", b), ("acc", acc)):
@@ -163,7 +163,7 @@ def atom_from_dsl(x: Any) -> Any:
         vmnk = value_from_dsl(x.thr_layout_vmnk)
         nthr = int(atom.ThrID.size()) if hasattr(atom.ThrID, "size") else int(_size(atom.ThrID))
         atom_layout = make_layout(tuple(vmnk.shape[1:]), tuple(_div_tree(d, nthr) for d in vmnk.stride[1:]))
-        perm = value_from_dsl(tuple(x.permutation_mnk))
+        perm = _tiler_from_dsl(value_from_dsl(tuple(x.permutation_mnk)))
         perm_arg = None if all(isinstance(p, Underscore) or p is _ for p in perm) else perm
         return make_tiled_mma(atom, atom_layout, perm_arg)
     if kind == "MmaAtom":
@@ -171,10 +171,10 @@ def atom_from_dsl(x: Any) -> Any:
     if kind == "CopyAtom":
         return Copy_Atom(atom_name(x), DSL_TYPES[x.value_type.__name__])
     if kind == "TiledCopy":
-        atom = Copy_Atom(atom_name(x), DSL_TYPES[x.value_type.__name__])
+        catom = Copy_Atom(atom_name(x), DSL_TYPES[x.value_type.__name__])
         tv = value_from_dsl(x.layout_tv_tiled)
         tiler = _tiler_from_dsl(value_from_dsl(tuple(x.tiler_mn)))
-        return TiledCopy(atom, tv, tiler)
+        return TiledCopy(catom, tv, tiler)
     return _mma_atom(atom_name(x))       # an MMA op
 
 
@@ -184,30 +184,6 @@ def _size(lay: Layout) -> int:
 
 
 # ---------------------------------------------------------------- cute_sym -> DSL
-def _field_pattern(field: str) -> str:
-    if field in ("M", "N", "K", "n", "n2", "bits"):
-        return r"\d+"
-    if field in ("a", "b", "ab", "acc"):
-        return "|".join(sorted(CODES.values(), key=len, reverse=True))
-    if field == "src":
-        return "SS|RS|TS"
-    if field in ("am", "bm"):
-        return "K|MN"
-    return "[A-Za-z0-9_]+"
-
-
-def _template_regex(template: str) -> "re.Pattern[str]":
-    out, seen, pos = [], set(), 0
-    for m in re.finditer(r"\{(\w+)\}", template):
-        out.append(re.escape(template[pos:m.start()]))
-        f = m.group(1)
-        out.append(f"(?P={f})" if f in seen else f"(?P<{f}>{_field_pattern(f)})")
-        seen.add(f)
-        pos = m.end()
-    out.append(re.escape(template[pos:]))
-    return re.compile("".join(out))
-
-
 def _dsl_type(code: str) -> Any:
     import cutlass
     names = [n for n, c in CODES.items() if c == code]
@@ -221,7 +197,7 @@ def mma_op_of(name: str) -> Any:
     import importlib
     refused = ""
     for (module, cls), (template, ctor) in MMA_OPS.items():
-        m = _template_regex(template).fullmatch(name)
+        m = template_regex(template).fullmatch(name)
         if not m:
             continue
         f = m.groupdict()
@@ -255,7 +231,7 @@ def copy_op_of(name: str, element_type: str) -> tuple[Any, Any, int]:
         raise LayoutError(f"to_dsl: no DSL type for the element type {element_type}")
     dtype = getattr(cutlass, dsl_types[element_type])
     for (module, cls, variant), template in COPY_OPS.items():
-        m = _template_regex(template).fullmatch(name)
+        m = template_regex(template).fullmatch(name)
         if not m:
             continue
         f = m.groupdict()

@@ -23,19 +23,12 @@ from ..notation.dsl_dialect import parse_dsl
 from ..swizzle import ComposedLayout, Swizzle
 from ..tensor.engine import CountingEngine, Pointer
 from ..tensor.tensor import Tensor
+from ..tensor.atoms.dsl_table import DSL_TYPES
 
 if TYPE_CHECKING:
     import sympy
 
 __all__ = ["dsl_text", "value_from_dsl", "value_to_dsl", "DSL_TYPES"]
-
-#: DSL numeric type names and CuTe C++ element type names, one to one (data, read both ways).
-DSL_TYPES: dict[str, str] = {
-    "Float16": "half_t", "BFloat16": "bfloat16_t", "Float32": "float", "TFloat32": "tfloat32_t",
-    "Float64": "double", "Int8": "int8_t", "Uint8": "uint8_t", "Int16": "int16_t", "Uint16": "uint16_t",
-    "Int32": "int32_t", "Uint32": "uint32_t", "Int64": "int64_t", "Uint64": "uint64_t",
-    "Float8E4M3FN": "float_e4m3_t", "Float8E5M2": "float_e5m2_t", "Int4": "int4_t", "Uint4": "uint4_t",
-}
 
 
 def _is_dsl_int(x: Any) -> bool:
@@ -67,33 +60,7 @@ def value_from_dsl(x: Any, symbols: Optional[Mapping[str, Any]] = None) -> Any:
     """The cute_sym value of a DSL layout, composed layout, swizzle, int tuple, scaled basis or
     tensor (a coordinate tensor becomes one of ours; a memory tensor, its layout over a pointer
     named ``"t"``); see :func:`cute_sym.dsl.from_dsl`."""
-    kind = type(x).__name__
-    if kind in ("_Tensor", "Tensor") and hasattr(x, "layout"):
-        text = dsl_text(x)
-        if text.startswith("tensor<ptr<"):
-            return _memory_tensor(x, symbols)
-        return parse_dsl(text, symbols, strict=True)
     return parse_dsl(dsl_text(x), symbols, strict=True)
-
-
-def _memory_tensor(x: Any, symbols: Optional[Mapping[str, Any]]) -> Tensor:
-    from ..tensor.engine import make_gmem_ptr, make_rmem_ptr, make_smem_ptr
-    text = dsl_text(x)
-    m = re.match(r"tensor<ptr<\s*([A-Za-z0-9]+)\s*,\s*(gmem|smem|rmem)", text)
-    if not m:
-        raise LayoutError(f"from_dsl: cannot read the tensor {text!r}")
-    dtype = _cpp_type_of_ir(m.group(1))
-    make = {"gmem": make_gmem_ptr, "smem": make_smem_ptr, "rmem": make_rmem_ptr}[m.group(2)]
-    return Tensor(make("t", dtype), parse_dsl(dsl_text(x.layout), symbols, strict=True))
-
-
-_IR_TYPES = {"f16": "half_t", "bf16": "bfloat16_t", "f32": "float", "tf32": "tfloat32_t", "f64": "double",
-             "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
-             "f8E4M3FN": "float_e4m3_t", "f8E5M2": "float_e5m2_t"}
-
-
-def _cpp_type_of_ir(name: str) -> Optional[str]:
-    return _IR_TYPES.get(name)
 
 
 # ---------------------------------------------------------------- to the DSL
@@ -124,7 +91,7 @@ def value_to_dsl(x: Any, values: Optional[Mapping[str, Any]] = None) -> Any:
     return _tree(unwrap(x), vals)
 
 
-def _coord_tensor(start: Any, layout: Layout, vals: dict[str, Any]) -> Any:
+def _coord_tensor(start: Any, layout: Any, vals: dict[str, Any]) -> Any:
     """``start o layout`` as a DSL coordinate tensor: CuTe's ``make_coord_tensor`` offset by ``start``."""
     import cutlass.cute as cute
     base = cute.make_identity_tensor(_tree(_ones(start), vals))

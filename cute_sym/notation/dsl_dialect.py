@@ -11,7 +11,9 @@ The DSL prints what its types know, which is not CuTe C++'s text:
   ``?`` are one value (``(?,8):(1,?)`` may be ``(m,8):(1,m)``), so two ``?``
   are two symbols;
 * a swizzle prints ``S<3,4,3>``, a swizzled layout ``S<3,4,3> o 0 o (8,64):(64,1)``;
-* a scaled basis ``1@0``, a coordinate tensor ``tensor<(0,0) o (4,8):(1@0,1@1)>``;
+* a scaled basis ``1@0``, a coordinate tensor ``tensor<(0,0) o (4,8):(1@0,1@1)>``, a tensor
+  in memory ``tensor<ptr<f16, smem, align<16>> o (8,64):(64,1)>`` (read over a pointer named
+  ``t``: the DSL prints no name);
 * Python's tuples of its values print with spaces, ``(4, 8)``, and a traced
   integer as ``Int32(?)``.
 
@@ -39,8 +41,14 @@ __all__ = ["parse_dsl", "DSL_TOKEN"]
 #: The DSL's tokens, named by the kinds of CuTe's reader (a bare number is a static ``st``).
 DSL_TOKEN = re.compile(
     r"\s*(?:(?P<sw>S(?:w)?<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_?\d+)"
-    r"|(?P<dyn>\?(?:\{\s*div\s*=\s*\d+\s*\})?|Int(?:32|64)\(\s*\?\s*\))"
-    r"|(?P<tensor>tensor<)|(?P<at>@\d+)|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/>])|(?P<us>_))")
+    r"|(?P<dyn>\?(?:\{[^}]*\})?|Int(?:32|64)\(\s*\?\s*\))"
+    r"|(?P<tensor>tensor<)|(?P<dptr>ptr<(?:[^<>]|<[^<>]*>)*>)|(?P<at>@\d+)|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/>])|(?P<us>_))")
+
+
+#: The DSL's (MLIR's) element type names, as CuTe C++'s.
+_IR_TYPES = {"f16": "half_t", "bf16": "bfloat16_t", "f32": "float", "tf32": "tfloat32_t", "f64": "double",
+             "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
+             "f8E4M3FN": "float_e4m3_t", "f8E5M2": "float_e5m2_t"}
 
 
 class _DSLReader(_Reader):
@@ -65,6 +73,19 @@ class _DSLReader(_Reader):
 
     def elem(self, role: str) -> Any:
         tok = self.peek()
+        if tok is not None and tok[0] == "tensor" and self.peek(1) is not None and self.peek(1)[0] == "dptr":  # type: ignore[index]
+            self.take()
+            ptr = self.take()[1]
+            parts = [p.strip() for p in ptr[4:-1].split(",")]
+            from .notation import _build
+            space = parts[1] if len(parts) > 1 and parts[1] in ("gmem", "smem", "rmem") else "gmem"
+            o = self.peek()
+            if o is None or o[0] != "o":
+                raise self.fail("expected ' o ' after the tensor's pointer")
+            self.take()
+            layout = self.elem("shape")
+            self.take(">")
+            return _build("pointer_tensor", self, space, "t", _IR_TYPES.get(parts[0]), 0, layout)
         if tok is not None and tok[0] == "tensor":
             self.take()
             start = self.tup("shape")

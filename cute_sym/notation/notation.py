@@ -39,7 +39,8 @@ __all__ = ["parse", "to_str", "subs"]
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<sw>Sw<\s*-?\d+\s*,\s*-?\d+\s*,\s*-?\d+\s*>)|(?P<o>\bo\b)|(?P<st>_-?\d+)|(?P<num>\d+)"
-    r"|(?P<at>@\d+)|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/])|(?P<us>_))")
+    r"|(?P<at>@\d+)|(?P<ptr>(?:gmem|smem|rmem)_ptr(?:\[[^\]]*\])?\()"
+    r"|(?P<id>[A-Za-z][A-Za-z0-9_]*)|(?P<op>//|[-+*%(),:/])|(?P<us>_))")
 
 _FUNCS = ("ceil_div", "min", "max", "abs", "sign", "floor_div")
 
@@ -121,6 +122,8 @@ class _Reader:
         tok = self.peek()
         if tok is not None and tok[0] == "sw":
             return self.composed()
+        if tok is not None and tok[0] == "ptr":
+            return self.pointer()
         if tok is not None and tok[0] == "id" and tok[1] == "ArithTuple" and self.peek(1) is not None \
                 and self.peek(1)[1] == "(":     # type: ignore[index]
             return self.coord_tensor()
@@ -130,6 +133,30 @@ class _Reader:
             stride = self.tup("stride")
             return _layout(shape, stride)     # (parse checks one symbol a name at the end)
         return shape
+
+    def pointer(self) -> Any:
+        """``smem_ptr[half_t](sA+8)`` (cute_sym's symbolic pointer), alone or ``... o L`` (a tensor)."""
+        head = self.take()[1]
+        space = head[:4]
+        dtype = head[head.index("[") + 1: head.index("]")] if "[" in head else None
+        tok = self.peek()
+        if tok is None or tok[0] != "id":
+            raise self.fail("expected the pointer's name")
+        name = self.take()[1]
+        offset: Any = 0
+        if self.at("+"):
+            self.take("+")
+            offset = self.expr("stride")
+        elif self.at("-"):
+            offset = self.expr("stride")
+        self.take(")")
+        if type(offset) is not int and is_basic(offset) and offset.is_Integer:
+            offset = int(offset)        # (a pointer prints its offset without the _ of a static one)
+        tok = self.peek()
+        if tok is None or tok[0] != "o":
+            return _build("pointer", self, space, name, dtype, offset)
+        self.take()
+        return _build("pointer_tensor", self, space, name, dtype, offset, self.elem("shape"))
 
     def coord_tensor(self) -> Any:
         """``ArithTuple(c0,c1) o L`` (cute_sym's and CuTe's print of a coordinate tensor), or the
@@ -303,8 +330,17 @@ _BUILDERS: dict[str, Any] = {}
 
 
 def register_builder(kind: str, build: Any) -> None:
-    """Hook for a higher layer: ``build(start, layout)`` makes the value ``ArithTuple(..) o L`` reads."""
+    """Hook for a higher layer: ``coord_tensor(start, layout)`` makes the value ``ArithTuple(..) o L``
+    reads; ``pointer(space, name, dtype, offset)`` and ``pointer_tensor(..., layout)`` the values of
+    ``smem_ptr[half_t](sA+8)`` and ``smem_ptr[half_t](sA) o L``."""
     _BUILDERS[kind] = build
+
+
+def _build(kind: str, reader: "_Reader", *args: Any) -> Any:
+    build = _BUILDERS.get(kind)
+    if build is None:
+        raise reader.fail(f"a {kind.replace('_', ' ')} needs the tensor layer (import cute_sym)")
+    return build(*args)
 
 
 def _coord_tensor(start: Any, layout: Any, reader: "_Reader") -> Any:
@@ -351,6 +387,8 @@ def parse(text: str, symbols: Optional[Mapping[str, Any]] = None, dialect: str =
     (_128,N):(_1,_128)
     >>> print(parse("(_4,_8):(_1@0,_1@1)"), parse("(4,8):(8,1)", dialect="dsl"))
     (_4,_8):(_1@0,_1@1) (_4,_8):(_8,_1)
+    >>> print(parse("smem_ptr[half_t](sA+8) o (_8,_64):(_64,_1)"))
+    smem_ptr[half_t](sA+8) o (_8,_64):(_64,_1)
     """
     if not isinstance(text, str):
         raise NotationError(f"parse takes a string, got {type(text).__name__}")

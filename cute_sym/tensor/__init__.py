@@ -27,8 +27,12 @@ from .ops import (
 from .partition import dice_tuple, get_flat_coord, inner_partition, local_partition, local_tile, outer_partition
 from ..notation.notation import register_builder as _register_builder
 
-# the notation reads ``ArithTuple(_0,_0) o L`` (how a coordinate tensor prints) into one of ours
+# the notation reads ``ArithTuple(_0,_0) o L`` (how a coordinate tensor prints) and
+# ``smem_ptr[half_t](sA) o L`` (a tensor over a symbolic pointer) into ours
 _register_builder("coord_tensor", lambda start, layout: Tensor(CountingEngine(start), layout))
+_register_builder("pointer", lambda space, name, dtype, offset: Pointer(space, name, dtype, offset))
+_register_builder("pointer_tensor", lambda space, name, dtype, offset, layout: make_tensor(
+    Pointer(space, name, dtype, offset), layout))
 
 __all__ = [
     "ArithmeticTuple", "E", "ScaledBasis", "as_arithmetic_tuple", "basis_get", "basis_value", "make_basis_like",

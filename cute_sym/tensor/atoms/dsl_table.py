@@ -1,4 +1,5 @@
-"""Which CuTe C++ atom each CuTe DSL op is: data, read both ways by :mod:`.atoms`.
+"""Which CuTe C++ atom each CuTe DSL op is: data, read both ways by :mod:`cute_sym.dsl.atoms`
+(and by the DSL code generator, :mod:`cute_sym.codegen.emit_dsl`).
 
 An MMA entry is (DSL module, op class, CuTe name template, constructor arguments). The
 template's fields are ``{M}``, ``{N}``, ``{K}`` (the instruction shape), ``{acc}``, ``{a}``,
@@ -17,7 +18,17 @@ MMA atoms: those ops are named, not converted).
 """
 from __future__ import annotations
 
-__all__ = ["CODES", "MMA_OPS", "COPY_OPS"]
+import re
+
+__all__ = ["CODES", "MMA_OPS", "COPY_OPS", "DSL_TYPES", "template_regex"]
+
+#: DSL numeric type names and CuTe C++ element type names, one to one.
+DSL_TYPES: dict[str, str] = {
+    "Float16": "half_t", "BFloat16": "bfloat16_t", "Float32": "float", "TFloat32": "tfloat32_t",
+    "Float64": "double", "Int8": "int8_t", "Uint8": "uint8_t", "Int16": "int16_t", "Uint16": "uint16_t",
+    "Int32": "int32_t", "Uint32": "uint32_t", "Int64": "int64_t", "Uint64": "uint64_t",
+    "Float8E4M3FN": "float_e4m3_t", "Float8E5M2": "float_e5m2_t", "Int4": "int4_t", "Uint4": "uint4_t",
+}
 
 #: DSL numeric type name -> the element code in CuTe's atom names.
 CODES: dict[str, str] = {
@@ -54,3 +65,33 @@ COPY_OPS: dict[tuple[str, str, str], str] = {
     ("warp", "StMatrix8x8x16bOp", "N"): "SM90_U32x{n}_STSM_N",
     ("warp", "StMatrix8x8x16bOp", "T"): "SM90_U16x{n2}_STSM_T",
 }
+
+
+def _field_pattern(field: str) -> str:
+    if field in ("M", "N", "K", "n", "n2", "bits"):
+        return r"\d+"
+    if field in ("a", "b", "ab", "acc"):
+        return "|".join(sorted(CODES.values(), key=len, reverse=True))
+    if field == "src":
+        return "SS|RS|TS"
+    if field in ("am", "bm"):
+        return "K|MN"
+    return "[A-Za-z0-9_]+"
+
+
+def template_regex(template: str) -> "re.Pattern[str]":
+    """The names a template of :data:`MMA_OPS` / :data:`COPY_OPS` makes, as a pattern whose
+    groups are its fields (a field named twice must be the same text twice).
+
+    >>> template_regex(MMA_OPS[("warp", "MmaF16BF16Op")][0]).fullmatch("SM80_16x8x16_F32BF16BF16F32_TN").groupdict()
+    {'M': '16', 'N': '8', 'K': '16', 'acc': 'F32', 'ab': 'BF16'}
+    """
+    out, seen, pos = [], set(), 0
+    for m in re.finditer(r"\{(\w+)\}", template):
+        out.append(re.escape(template[pos:m.start()]))
+        f = m.group(1)
+        out.append(f"(?P={f})" if f in seen else f"(?P<{f}>{_field_pattern(f)})")
+        seen.add(f)
+        pos = m.end()
+    out.append(re.escape(template[pos:]))
+    return re.compile("".join(out))
