@@ -431,6 +431,28 @@ __all__ = [
     "make_basis_like", "make_tensor_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
 ]
 
+# ---------------------------------------------------------------- issue 34: stride kinds (F2 strides, Triton's
+# linear layouts) and NVIDIA PyCuTe's layout operations. One block, to ease merging.
+from .stride import F2  # noqa: E402
+from .swizzle import linear as _linear  # noqa: E402
+
+
+@_api(_linear.f2_layout, wrap=False, plain=False)
+def f2_layout(sw: Swizzle, size: _Optional[int] = None) -> Layout: ...
+@_api(_linear.as_f2_layout, wrap=False, plain=False)
+def as_f2_layout(x: _Union[Layout, ComposedLayout, Swizzle]) -> Layout: ...
+@_api(_linear.to_linear_layout, wrap=False)
+def to_linear_layout(x: _Union[Layout, ComposedLayout, Swizzle], out_shape: "tuple[int, ...]",
+                     order: "_Optional[tuple[int, ...]]" = None, in_dims: "_Optional[tuple[str, ...]]" = None,
+                     in_sizes: "_Optional[tuple[int, ...]]" = None) -> "dict[str, list[tuple[int, ...]]]": ...
+@_api(_linear.from_linear_layout, wrap=False)
+def from_linear_layout(bases: "_Mapping[str, _Any]", out_shape: "tuple[int, ...]",
+                       order: "_Optional[tuple[int, ...]]" = None) -> Layout: ...
+
+
+__all__ += ["F2", "f2_layout", "as_f2_layout", "to_linear_layout", "from_linear_layout"]
+# ---------------------------------------------------------------- end of issue 34's block
+
 # MMA and copy atoms (CuTe's traits as data) and tiled MMAs and copies: their tables load on
 # first use (__getattr__ below), so `import cute_sym` compiles and runs only the algebra's code.
 if TYPE_CHECKING:

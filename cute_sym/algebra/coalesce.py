@@ -10,8 +10,9 @@ from ..core.int_tuple import (
 from ..core.monomials import mul
 from ..layout.layout import Layout, _Builder, _mk, _mk_static, _new, is_static_layout
 from ..layout.modes import filter_zeros
-from ..stride.kind import StrideKind
-from ._util import _eq_proved, _flat, _mul, _composed_dispatch, _stride_eq_proved
+from ..core import decide
+from ..stride.kind import StrideKind, stride_continues
+from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
 
 # ---------------------------------------------------------------- coalesce
@@ -46,8 +47,9 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
         elif keep_static and type(fs) is not int:
             merge = False
         elif isinstance(d, StrideKind) or isinstance(fd, StrideKind):
-            # a scaled basis, an F2 vector: the stride kind compares (never equal to an integer)
-            merge = _stride_eq_proved(_mul(s, d), fd)
+            # a scaled basis, an F2 vector: its kind says whether s:d continues into fd
+            f = stride_continues(s, d, fd)
+            merge = f if type(f) is bool else decide.prove(*f) is True
         elif type(d) is int and type(fd) is int and d != 0:
             # s*d == fd exactly when s == fd/d: asked without building the product
             merge = fd % d == 0 and _eq_proved(s, fd // d)

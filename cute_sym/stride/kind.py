@@ -28,11 +28,12 @@ from __future__ import annotations
 from typing import Any, Union
 
 from ..core.errors import LayoutError
+from ..core.int_tuple import norm
 from ..core.lazy import is_expr
 from ..core.monomials import mul
 
 __all__ = ["StrideKind", "is_stride_kind", "stride_mul", "stride_eq_fact", "stride_is_zero", "orderable",
-           "Fact"]
+           "stride_continues", "stride_add", "Fact"]
 
 #: An integer question for ``decide`` (``(rel, a, b)``), or its answer already known.
 Fact = Union[bool, tuple[str, Any, Any]]
@@ -73,6 +74,12 @@ class StrideKind:
     def int_leaves(self) -> tuple[Any, ...]:
         """The integers the stride holds (their symbols are the stride's)."""
         raise NotImplementedError
+
+    def continues(self, s: Any, nxt: Any) -> Fact:
+        """Whether a mode ``s:self`` followed by a mode of stride ``nxt`` is one mode (coalesce):
+        ``s * self == nxt`` by default; a kind with other conditions (F2: ``s`` a power of two)
+        says so here."""
+        return stride_eq_fact(self.scale(s), nxt)
 
     def coordinate(self) -> Any:
         """The stride read as a coordinate (a nested tuple of integers), for ``L(x)``."""
@@ -124,6 +131,30 @@ def stride_eq_fact(a: Any, b: Any) -> Fact:
     if type(a) is int and type(b) is int:
         return a == b
     return ("==", a, b)
+
+
+def stride_continues(s: Any, d: Any, nxt: Any) -> Fact:
+    """Whether a mode ``s:d`` followed by a mode of stride ``nxt`` is one mode of extent ``s*t``
+    (coalesce's merge), for strides of any kind: an answer or one integer question."""
+    if isinstance(d, StrideKind):
+        return d.continues(s, nxt)
+    if isinstance(nxt, StrideKind):
+        return stride_eq_fact(stride_mul(s, d), nxt)
+    return stride_eq_fact(stride_mul(s, d), nxt)
+
+
+def stride_add(a: Any, b: Any) -> Any:
+    """``a + b`` for strides of any kind: integers add, a scaled basis and an arithmetic tuple add
+    position by position, F2 vectors by XOR; a static 0 is every kind's zero."""
+    if type(a) is int and a == 0:
+        return b
+    if type(b) is int and b == 0:
+        return a
+    if isinstance(a, StrideKind) or isinstance(b, StrideKind):
+        return a + b
+    if type(a) is int and type(b) is int:
+        return a + b
+    return norm(a + b)
 
 
 def stride_is_zero(d: Any) -> Fact:
