@@ -20,7 +20,7 @@ from ..core.int_tuple import (
 from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ._util import _is1, _mul, _composed_dispatch, _stride_fact
-from ..stride.basis import ScaledBasis
+from ..stride.basis import ArithmeticTuple, ScaledBasis
 from ..stride.kind import StrideKind
 from .by_values import check_open_at_values
 from .coalesce import _coalesce_x, _transform_layout
@@ -280,7 +280,7 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False, mode
             r = _compose_ints(fs, fd, rs, rd, strict, None)
             if r is not None:
                 return _mk_static(r[0], r[1])
-    elif type(ls) is tuple:
+    if type(ls) is tuple and not (len(fs) == len(fd) and _ints(fs) and _ints(fd)):
         check_open_at_values(_compose_steps, (ls, ld, rs, rd, strict, modes_add), (len(ls) - 1) * len(leaves(rs)))
     return _compose_steps(ls, ld, rs, rd, strict, modes_add)
 
@@ -564,7 +564,29 @@ def _compose_kind_rhs(lhs: Layout, rs: Any, rd: Any, strict: bool) -> tuple[Any,
             sub = _mk(sub._shape[m], sub._stride[m])
         r = _composition(sub, _mk(rs, rd.value), strict)
         return r._shape, r._stride
+    if isinstance(rd, ArithmeticTuple):
+        # a sum of bases: the sum of the lhs modes each part selects (R(i) = sum_k A_k(i * a_k))
+        from .join import layout_add
+        out: Any = None
+        for value, modes in _basis_parts(rd.values, ()):
+            r = _compose_kind_rhs(lhs, rs, ScaledBasis(value, modes), strict)
+            part = _mk(*r)
+            out = part if out is None else layout_add(out, part)
+        if out is None:
+            return rs, 0
+        return out._shape, out._stride
     if isinstance(rd, StrideKind):
         raise LayoutError(f"composition: an rhs stride {rd} of this kind does not select an lhs mode")
     r = _composition(lhs, _mk(rs, rd), strict)
     return r._shape, r._stride
+
+
+def _basis_parts(values: tuple[Any, ...], prefix: tuple[int, ...]) -> list[tuple[Any, tuple[int, ...]]]:
+    """The non-zero leaves of an arithmetic tuple with their positions."""
+    out: list[tuple[Any, tuple[int, ...]]] = []
+    for i, v in enumerate(values):
+        if isinstance(v, ArithmeticTuple):
+            out.extend(_basis_parts(v.values, prefix + (i,)))
+        elif not (type(v) is int and v == 0):
+            out.append((v, prefix + (i,)))
+    return out
