@@ -146,6 +146,13 @@ def test_orderless_strides_are_refused(op: str) -> None:
         cs.logical_product(make_layout((4, 3), (E(0), E(1))), make_layout(2))
 
 
+@pytest.mark.parametrize("cast", [lambda L: cs.upcast(L, 2), lambda L: cs.downcast(L, 2),
+                                  lambda L: cs.recast_layout(L, 16, 32)])
+def test_casts_of_coordinate_strides_are_refused(cast: Any) -> None:
+    with pytest.raises(LayoutError, match="not integers"):
+        cast(make_layout((4, 3), (E(0), E(1))))
+
+
 def test_arithmetic_tuple_elements() -> None:
     """Z^S: scalar *, colex order, implicit-zero equality (PyCuTe's atuple facts)."""
     a = ArithmeticTuple((1, 2, 3))

@@ -90,9 +90,12 @@ def symbols_by_name(*trees: Any, what: str = "layout") -> dict[str, Any]:
     (``Dyn("M", divisible_by=4)`` and ``Dyn("M")``) print alike and substitute together: refused
     (a name is one integer, as :func:`~cute_sym.notation.parse` reads it)."""
     seen: dict[str, Any] = {}
-    ints = [y for x in leaves(trees) for y in (x.int_leaves() if isinstance(x, StrideKind) else (x,))]
-    for x in ints:
-        if type(x) is not int:
+    for leaf in leaves(trees):
+        if type(leaf) is int:
+            continue
+        for x in (leaf.int_leaves() if isinstance(leaf, StrideKind) else (leaf,)):
+            if type(x) is int:
+                continue
             for sym in x.free_symbols:
                 if seen.setdefault(sym.name, sym) != sym:
                     raise LayoutError(f"two different symbols named {sym.name} in one {what} (made with different "
@@ -202,10 +205,10 @@ class Layout:
 
     def __call__(self, *coord: Any) -> Any:
         c: Any = coord[0] if len(coord) == 1 else coord
-        if isinstance(c, StrideKind):
-            # an arithmetic tuple or a scaled basis as a coordinate (its implicit zeros written)
-            c = _pad_coord(c.coordinate(), self._shape)
         if type(c) is not int:
+            if isinstance(c, StrideKind):
+                # an arithmetic tuple or a scaled basis as a coordinate (its implicit zeros written)
+                c = _pad_coord(c.coordinate(), self._shape)
             c = unwrap(c)       # a parsed Tup, a list, a numpy integer ...
             _check_coord(c, 0)
         if _has_underscore(c):
