@@ -154,3 +154,29 @@ def test_linear_layouts_round_trip(a: list[int], b: list[int]) -> None:
             if i >> j & 1:
                 want ^= v
         assert int(L(i)) == want
+
+
+# ------------------------------------------------------------------ inverses over F2
+@given(st.lists(st.integers(0, 63), min_size=1, max_size=5))
+@settings(max_examples=120, deadline=None)
+def test_f2_inverses(images: list[int]) -> None:
+    """right_inverse: L(R(i)) == i on R's domain (the longest prefix of reached offsets);
+    left_inverse: R(L(i)) == i for every i where L is injective, else an InjectivityError."""
+    L = make_layout((2,) * len(images), tuple(F2(v) for v in images))
+    R = cs.right_inverse(L)
+    assert all(int(L(R(i))) == i for i in range(cs.size(R)))
+    assert cs.size(R) not in {int(L(i)) for i in range(cs.size(L))}     # the next offset is not reached
+    injective = len({int(L(i)) for i in range(cs.size(L))}) == cs.size(L)
+    if injective:
+        Li = cs.left_inverse(L)
+        assert all(int(Li(int(L(i)))) == i for i in range(cs.size(L)))
+    else:
+        with pytest.raises(LayoutError, match="injective"):
+            cs.left_inverse(L)
+
+
+@pytest.mark.parametrize("sw", SWIZZLES, ids=str)
+def test_a_swizzle_is_its_own_inverse(sw: Swizzle) -> None:
+    L = f2_layout(sw, 1 << (sw.bits + sw.base + abs(sw.shift)))
+    R = cs.right_inverse(L)
+    assert cs.size(R) == cs.size(L) and all(int(R(i)) == int(L(i)) for i in range(cs.size(L)))

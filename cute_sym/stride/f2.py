@@ -156,6 +156,10 @@ class F2(StrideKind):
     def int_leaves(self) -> tuple[Any, ...]:
         return ()
 
+    def coordinate(self) -> int:
+        """An F2 value read as a coordinate: the index it is (an inverse's value is one)."""
+        return self._v
+
 
 def is_f2(x: object) -> bool:
     """True for an :class:`F2` stride."""
