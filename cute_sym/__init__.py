@@ -17,7 +17,7 @@ for ``help()``).
 from __future__ import annotations
 
 from typing import (
-    TYPE_CHECKING, Any as _Any, Mapping as _Mapping, Optional as _Optional,
+    TYPE_CHECKING, Any as _Any, Callable as _Callable, Iterator as _Iterator, Mapping as _Mapping, Optional as _Optional,
     TextIO as _TextIO, Union as _Union, overload as _overload,
 )
 
@@ -437,6 +437,58 @@ __all__ = [
     "make_rmem_ptr", "make_identity_tensor", "make_identity_layout", "make_fragment_like", "make_coord_tensor",
     "make_basis_like", "make_tensor_like", "group_modes", "local_tile", "local_partition", "inner_partition", "outer_partition",
 ]
+
+# ---------------------------------------------------------------- issue 34: stride kinds (F2 strides, Triton's
+# linear layouts) and NVIDIA PyCuTe's layout operations. One block, to ease merging.
+from .stride import F2  # noqa: E402
+from .swizzle import linear as _linear  # noqa: E402
+@_api(_linear.f2_layout, wrap=False, plain=False)
+def f2_layout(sw: Swizzle, size: _Optional[int] = None) -> Layout: ...
+@_api(_linear.as_f2_layout, wrap=False, plain=False)
+def as_f2_layout(x: _Union[Layout, ComposedLayout, Swizzle]) -> Layout: ...
+@_api(_linear.to_linear_layout, wrap=False)
+def to_linear_layout(x: _Union[Layout, ComposedLayout, Swizzle], out_shape: "tuple[int, ...]",
+                     order: "_Optional[tuple[int, ...]]" = None, in_dims: "_Optional[tuple[str, ...]]" = None,
+                     in_sizes: "_Optional[tuple[int, ...]]" = None) -> "dict[str, list[tuple[int, ...]]]": ...
+@_api(_linear.from_linear_layout, wrap=False)
+def from_linear_layout(bases: "_Mapping[str, _Any]", out_shape: "tuple[int, ...]",
+                       order: "_Optional[tuple[int, ...]]" = None) -> Layout: ...
+# NVIDIA PyCuTe's layout operations (shape lattice, gcd domain, pointwise sum, extended-domain coalesce)
+@_api(_plain_alg.common_refinement)
+def common_refinement(a: _Union[IntTuple, Layout], b: _Union[IntTuple, Layout]) -> IntTuple: ...
+@_api(_plain_alg.common_coarsening)
+def common_coarsening(a: _Union[IntTuple, Layout], b: _Union[IntTuple, Layout]) -> IntTuple: ...
+@_api(_plain_alg.greatest_common_domain)
+def greatest_common_domain(a: _Union[IntTuple, Layout], b: _Union[IntTuple, Layout]) -> Layout: ...
+@_api(_plain_alg.layout_add)
+def layout_add(a: Layout, b: Layout) -> Layout: ...
+@_api(_plain_alg.coalesce_z)
+def coalesce_z(layout: Layout) -> Layout: ...
+# hierarchical-tuple helpers (CuTe's wrap/unwrap of one-tuples; PyCuTe's lift and leaf walks)
+from .core.int_tuple import htuple as _ht  # noqa: E402
+@_api(_ht.wrap_tuple)
+def wrap(x: _Any) -> "tuple[_Any, ...]": ...
+@_api(_ht.unwrap_tuple)
+def unwrap(x: _Any) -> _Any: ...
+@_api(_ht.lift, wrap=False, plain=False)
+def lift(obj: _Any, mode: _Any = (), pad: _Any = 0) -> _Any: ...
+@_api(_ht.zip_leaves, wrap=False, plain=False)
+def zip_leaves(t: _Any, *ts: _Any) -> "_Iterator[tuple[_Any, ...]]": ...
+@_api(_ht.fold_leaf, wrap=False, plain=False)
+def fold_leaf(fn: "_Callable[..., _Any]", v: _Any, *ts: _Any) -> _Any: ...
+@_api(_ht.transform_leaf, wrap=False, plain=False)
+def transform_leaf(f: "_Callable[..., _Any]", *ts: _Any) -> _Any: ...
+@_api(_ht.transform_apply_leaf, wrap=False, plain=False)
+def transform_apply_leaf(g: "_Callable[..., _Any]", f: "_Callable[..., _Any]", t: _Any, *ts: _Any) -> _Any: ...
+@_api(_ht.coordinates, wrap=False)
+def coordinates(shape: IntTuple) -> "_Iterator[_Any]": ...
+@_api(_ht.in_bounds, wrap=False)
+def in_bounds(coord: _Any, shape: IntTuple) -> bool: ...
+__all__ += ["F2", "f2_layout", "as_f2_layout", "to_linear_layout", "from_linear_layout",
+            "common_refinement", "common_coarsening", "greatest_common_domain", "layout_add", "coalesce_z",
+            "wrap", "unwrap", "lift", "zip_leaves", "fold_leaf", "transform_leaf", "transform_apply_leaf",
+            "coordinates", "in_bounds"]
+# ---------------------------------------------------------------- end of issue 34's block
 
 # MMA and copy atoms (CuTe's traits as data) and tiled MMAs and copies: their tables load on
 # first use (__getattr__ below), so `import cute_sym` compiles and runs only the algebra's code.

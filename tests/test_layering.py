@@ -3,7 +3,11 @@
 Every import counts, also one inside a function (a lazy import upward is still an
 upward call); only ``if TYPE_CHECKING:`` blocks are exempt (they never run).
 Inside one layer, modules may import each other, but the import graph of the
-whole package has no circle.
+whole package has no circle: a module importing its own package (``from ..decide
+import prove``) counts as importing that package's ``__init__``, which imports the
+package's modules, so such an import closes a circle and is caught. Packages that
+are stacks of their own (``core.decide``) have a rank table of their modules, and
+there every import, also a ``TYPE_CHECKING`` one, goes strictly down.
 """
 from __future__ import annotations
 
@@ -14,11 +18,29 @@ PKG = pathlib.Path(__file__).resolve().parent.parent / "cute_sym"
 
 # Bottom to top. Layers of equal rank are siblings: neither imports the other.
 LAYERS: dict[str, float] = {
-    "core": 0.0, "core.errors": 0.0, "core.symbolic": 0.05, "core.integers": 0.1, "core.monomials": 0.15, "core.formula": 0.2, "core.decide": 0.3, "core.int_tuple": 0.4, "core.arith_tuple": 0.45,
+    "core": 0.0, "core.errors": 0.0, "core.symbolic": 0.05, "core.integers": 0.1, "core.monomials": 0.15, "core.formula": 0.2, "core.decide": 0.3, "core.int_tuple": 0.4, "stride": 0.5,
     "layout": 1, "algebra": 2, "swizzle": 3, "notation": 4, "tensor": 5,
     "analysis": 6, "codegen": 6.5, "execute": 6.7, "views": 7, "fast_entry": 7.5, "face": 7.6, "__init__": 8, "dsl": 8.5, "cli": 9,  # the CLI reads the public API; dsl: the CuTe DSL bridge (imported only when asked)
 }
 MAX_LINES = 600
+
+# Packages that are stacks: module -> rank inside the package (the package's __init__ is its
+# entry module, on top). Equal ranks are siblings, neither importing the other.
+STACKS: dict[str, dict[str, float]] = {
+    "core.decide": {
+        "base": 0,                       # relations, facts, the facts in force, the static path
+        "intervals": 1, "witness": 1,    # interval arithmetic; evaluation at allowed values
+        "rounding": 2, "expansion": 2, "sums": 2,
+        "reason": 3,                     # facts as structure, orderings
+        "divisibility": 4,
+        "values": 5,                     # the few values of a formula
+        "quick": 6, "disjunction": 6,
+        "prove": 7,
+        "guards": 8,                     # require, require_any, collect_guards
+        "assume": 9,
+        "__init__": 10,                  # the entry module
+    },
+}
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -44,8 +66,9 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
 
 
-def _imports(path: pathlib.Path) -> list[tuple[str, int]]:
-    """(absolute module inside cute_sym, line) for every import of the package that runs."""
+def _imports(path: pathlib.Path, type_checking: bool = False) -> list[tuple[str, int]]:
+    """(absolute module inside cute_sym, line) for every import of the package that runs
+    (with ``type_checking``, also those of ``if TYPE_CHECKING:`` blocks)."""
     tree = ast.parse(path.read_text())
     me = _module_name(path).split(".")
     package = me if path.name == "__init__.py" else me[:-1]
@@ -54,7 +77,7 @@ def _imports(path: pathlib.Path) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
+        if isinstance(node, ast.If) and _is_type_checking(node) and not type_checking:
             for child in node.orelse:
                 visit(child)
             return
@@ -102,13 +125,19 @@ def _resolve(target: str, known: set[str]) -> str:
     return target or "__init__"
 
 
+def _graph() -> dict[str, set[str]]:
+    """module -> the modules its imports run. A package's ``__init__`` importing its own modules
+    is how it re-exports (an edge down, no circle by itself); a module importing its own
+    package is an edge to that ``__init__``, so a circle through the re-exports is seen."""
+    paths = {_module_name(p): p for p in _modules()}
+    known = set(paths)
+    return {m: {_resolve(t, known) for t, _ in _imports(p)} - {m} for m, p in paths.items()}
+
+
 def test_no_import_circle() -> None:
     paths = {_module_name(p): p for p in _modules()}
     known = set(paths)
-    graph = {m: {_resolve(t, known) for t, _ in _imports(p)} - {m} for m, p in paths.items()}
-    # A package's __init__ importing its own modules is how it re-exports, not a circle.
-    for m in graph:
-        graph[m] = {t for t in graph[m] if not (m != "__init__" and t != m and m.startswith(t + "."))}
+    graph = _graph()
     state: dict[str, int] = {}
     stack: list[str] = []
 
@@ -126,6 +155,36 @@ def test_no_import_circle() -> None:
     for m in sorted(graph):
         if m not in state:
             dfs(m)
+
+
+def test_stacks_go_down() -> None:
+    """Inside a stack package every import of a sibling module goes to a lower rank."""
+    wrong = []
+    for pkg, ranks in STACKS.items():
+        folder = PKG.joinpath(*pkg.split("."))
+        names = {p.stem for p in folder.glob("*.py")}
+        assert names == set(ranks), f"{pkg}: modules {sorted(names ^ set(ranks))} missing from / stale in STACKS"
+        known = {_module_name(p) for p in _modules()}
+        for path in sorted(folder.glob("*.py")):
+            me = path.stem
+            for target, line in _imports(path, type_checking=True):
+                t = _resolve(target, known)
+                other = "__init__" if t == pkg else (t[len(pkg) + 1:] if t.startswith(pkg + ".") else None)
+                if other is None or other == me:
+                    continue
+                if "." in other or ranks[other] >= ranks[me]:
+                    wrong.append(f"{path.relative_to(PKG.parent)}:{line}: {me} ({ranks[me]}) imports {other} "
+                                 f"({ranks.get(other, '?')})")
+    assert not wrong, "imports that do not go down a stack:\n" + "\n".join(wrong)
+
+
+def test_circles_are_caught() -> None:
+    """The circle check sees a module importing its own package's re-exports."""
+    graph = _graph()
+    assert "core.decide.prove" in graph["core.decide"]       # the entry module re-exports
+    for m, targets in graph.items():
+        for t in targets:
+            assert not (m.startswith(t + ".") and m in graph.get(t, ())), f"{m} <-> {t}"
 
 
 def test_no_module_needs_scrolling() -> None:

@@ -27,11 +27,13 @@ from .product import (
     tile_to_shape, zip_layouts,
 )
 from .vector import max_common_layout, max_common_vector, nullspace, upcast, downcast, recast_layout
+from .join import common_refinement, common_coarsening, greatest_common_domain, layout_add
+from .coalesce_z import coalesce_z
 
 __all__ = [
     "coalesce", "coalesce_shape", "filter", "composition", "complement", "right_inverse", "left_inverse",
     "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
     "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape",
     "max_common_layout", "max_common_vector", "nullspace", "upcast", "downcast", "recast_layout",
-    "zip_layouts",
+    "zip_layouts", "common_refinement", "common_coarsening", "greatest_common_domain", "layout_add", "coalesce_z",
 ]

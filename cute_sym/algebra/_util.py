@@ -12,6 +12,7 @@ from ..core.int_tuple import (
 from ..core.integers import IntLike
 from ..core.monomials import mul
 from ..layout.layout import Layout
+from ..stride.kind import StrideKind, stride_eq_fact, stride_mul
 
 
 def _is1(x: IntLike) -> bool:
@@ -47,7 +48,35 @@ def _mul(a: IntLike, b: IntLike) -> IntLike:
             return 0
         if b == 1:
             return a
+    if isinstance(b, StrideKind) or isinstance(a, StrideKind):
+        return stride_mul(a, b)     # a scaled basis, an F2 vector: the stride kind scales itself
     return mul(a, b)
+
+
+def _require_ordered(layout: Layout, op: str) -> None:
+    """Raise where ``layout`` has a stride without an order (a scaled basis, an F2 vector): the
+    inverses, complement and the products sort strides (CuTe's do too)."""
+    for d in leaves(layout._stride):
+        if isinstance(d, StrideKind) and not d.ORDERED:
+            raise LayoutError(f"{op}: {layout} has the stride {d}, of a kind without an order (CuTe's "
+                              f"{op} sorts strides)")
+
+
+def _stride_eq_proved(a: Any, b: Any) -> bool:
+    """``a == b`` proved, for strides of any kind (:mod:`cute_sym.stride.kind`)."""
+    f = stride_eq_fact(a, b)
+    if type(f) is bool:
+        return f
+    return decide.prove(*f) is True
+
+
+def _stride_fact(rel: str, a: Any, b: Any) -> Any:
+    """The question ``a rel b`` (``==``/``!=``) about two strides as an answer (a bool) or as one
+    integer question for ``decide`` (scaled bases at one position compare their values)."""
+    f = stride_eq_fact(a, b)
+    if type(f) is bool:
+        return f if rel == "==" else not f
+    return f if rel == "==" else ("!=", f[1], f[2])
 
 
 

@@ -1,7 +1,7 @@
 """coalesce and filter: the same function with fewer modes."""
 from __future__ import annotations
 
-from typing import Callable, Any, Optional
+from typing import Any, Optional
 
 from ..core.errors import RankError
 from ..core.int_tuple import (
@@ -10,17 +10,16 @@ from ..core.int_tuple import (
 from ..core.monomials import mul
 from ..layout.layout import Layout, _Builder, _mk, _mk_static, _new, is_static_layout
 from ..layout.modes import filter_zeros
+from ..core import decide
+from ..stride.kind import StrideKind, stride_continues
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
 
 # ---------------------------------------------------------------- coalesce
 def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
-           keep_static: bool = True, merges: Optional[Callable[[Any, Any, Any], bool]] = None
-           ) -> tuple[Any, Any]:
-    """CuTe's bw_coalesce over modes ``last, last-1, ..., 0`` onto the stack ``ns:nd``.
-
-    ``merges(s, d, front_stride)`` replaces the stride equality for strides that are not
-    integers (the tensor layer's scaled bases).
+           keep_static: bool = True) -> tuple[Any, Any]:
+    """CuTe's bw_coalesce over modes ``last, last-1, ..., 0`` onto the stack ``ns:nd``, over
+    strides of any kind (a scaled basis or an F2 vector compares itself: ``cute_sym.stride``).
 
     A new mode merges into the front when ``s * d == front stride`` (proved);
     a static 1 mode is skipped; the stack starting at static 1 is replaced.
@@ -47,8 +46,10 @@ def _bw_sd(old_s: list[Any], old_d: list[Any], last: int, ns: Any, nd: Any,
             merge = s * d == fd
         elif keep_static and type(fs) is not int:
             merge = False
-        elif merges is not None:
-            merge = merges(s, d, fd)
+        elif isinstance(d, StrideKind) or isinstance(fd, StrideKind):
+            # a scaled basis, an F2 vector: its kind says whether s:d continues into fd
+            f = stride_continues(s, d, fd)
+            merge = f if type(f) is bool else decide.prove(*f) is True
         elif type(d) is int and type(fd) is int and d != 0:
             # s*d == fd exactly when s == fd/d: asked without building the product
             merge = fd % d == 0 and _eq_proved(s, fd // d)

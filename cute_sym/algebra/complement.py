@@ -10,6 +10,8 @@ else:
     from ..core.lazy import sympy
 
 
+from ..stride.kind import orderable
+from .complement_basis import complement_of_kinds
 from ..core import decide
 from ..core.errors import DivisibilityError, InjectivityError, LayoutError
 from ..core.int_tuple import (
@@ -102,6 +104,8 @@ def _positive_extents(layout: Any, result: Layout) -> Layout:
 def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
     if not isinstance(layout, Layout):
         return _composed_dispatch("complement", layout, cotarget)  # type: ignore[no-any-return]
+    if not all(type(d) is int or orderable(d) for d in leaves(layout._stride)):
+        return complement_of_kinds(layout, cotarget, _complement)     # scaled bases: per position
     if cotarget is not None and type(cotarget) is not int:
         cotarget = unwrap(cotarget)
     if is_static_layout(layout):     # a symbolic layout takes the general steps at once

@@ -13,13 +13,15 @@ from ..core.lazy import is_expr
 
 from ..core import decide
 from ..core.decide.values import value_set
-from ..core.errors import DivisibilityError, UndecidableError
+from ..core.errors import DivisibilityError, LayoutError, UndecidableError
 from ..core.int_tuple import (
     _, unwrap, cdiv, ceil_div, fmt, leaves, norm, smin, whole_multiple,
 )
 from ..core.integers import IntLike, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
-from ._util import _is1, _mul, _composed_dispatch
+from ._util import _is1, _mul, _composed_dispatch, _stride_fact
+from ..stride.basis import ArithmeticTuple, ScaledBasis
+from ..stride.kind import StrideKind
 from .by_values import check_open_at_values
 from .coalesce import _coalesce_x, _transform_layout
 from .composition_static import (
@@ -206,16 +208,20 @@ def _check_even_step(ls: Any, ld: Any, i: int, stride: IntLike, rest: IntLike, r
     alts: list[tuple[str, Any, Any]] = [("|", ars, cs), ("<=", ends[0], ends[1]), ("<=", cs, ars)]
     why = "composition (the rhs steps evenly over an lhs extent or ends inside it)"
     if not strict and i + 1 < len(ls):
-        apart = ("!=", ld[i + 1], _mul(cs, ld[i]))
+        # an answer (strides of different kinds or basis positions) or an integer question
+        apart = _stride_fact("!=", ld[i + 1], _mul(cs, ld[i]))
         big = decide.prove(">=", ls[i + 1], 2)
         if big:
-            if decide.prove(*apart):
+            if apart is True or apart is not False and decide.prove(*apart):
                 return      # the modes stay apart (the usual case): the bound on the rest unasked
-            alts.append(apart)
-        elif big is None and decide.prove(*apart) is not False and all(decide.prove(*a) is False for a in alts):
+            if apart is not False:
+                alts.append(apart)
+        elif (big is None and apart is not False and (apart is True or decide.prove(*apart) is not False)
+              and all(decide.prove(*a) is False for a in alts)):
             # modes i and i+1 stay apart only where s_{i+1} >= 2 as well, and nothing else is
             # left: both facts (a refusal here would be wrong where they hold)
-            decide.require(*apart, why=why)
+            if apart is not True:
+                decide.require(*apart, why=why)
             decide.require(">=", ls[i + 1], 2, why=why)
             return
     if not decide.require_any(alts, why=why):
@@ -274,7 +280,7 @@ def _compose_impl(ls: Any, ld: Any, rs: Any, rd: Any, strict: bool = False, mode
             r = _compose_ints(fs, fd, rs, rd, strict, None)
             if r is not None:
                 return _mk_static(r[0], r[1])
-    elif type(ls) is tuple:
+    if type(ls) is tuple and not (len(fs) == len(fd) and _ints(fs) and _ints(fd)):
         check_open_at_values(_compose_steps, (ls, ld, rs, rd, strict, modes_add), (len(ls) - 1) * len(leaves(rs)))
     return _compose_steps(ls, ld, rs, rd, strict, modes_add)
 
@@ -368,13 +374,14 @@ def _check_modes_add(flat: Layout, rhs: Layout, result: Optional[Layout] = None)
             continue
         # a carry out of mode j is harmless only where mode j+1 continues it (d_{j+1} == s_j * d_j);
         # then the carry is a digit of modes j..j+1 together, checked with mode j+1 (same base p)
-        cont = ("==", ld[j + 1], _mul(nj, ld[j]))
+        cont = _stride_fact("==", ld[j + 1], _mul(nj, ld[j]))    # an answer, or a question
         if exact:       # the digits are known not to fit: the next stride must continue the mode
-            if not decide.require(*cont, why=why):
+            if not (cont if type(cont) is bool else decide.require(*cont, why=why)):
                 raise DivisibilityError(
                     f"composition: the rhs modes {fmt(rhs._shape)}:{fmt(rhs._stride)} add up past the lhs extent "
                     f"{fmt(nj)} (mode {j}) with a carry: CuTe's mode-by-mode answer would not be lhs(rhs(i))")
-        elif not decide.require_any([cont, ("<", _add(_mul(k, n), c) if bound is None else bound, n)], why=why):
+        elif cont is not True and not decide.require_any(
+                ([] if cont is False else [cont]) + [("<", _add(_mul(k, n), c) if bound is None else bound, n)], why=why):
             # the next stride does not continue the mode, and only a bound of the digits is known
             # not to fit: the digits themselves may (a fact this procedure cannot state)
             fact = f"the largest digits of the rhs modes in the lhs extent {fmt(nj)} (mode {j}) add up below it"
@@ -513,8 +520,13 @@ def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
     if type(rhs) is not Layout:
         rhs = unwrap(rhs)
     if isinstance(rhs, Layout):
+        if _has_kind(rhs._stride):
+            return _mk(*_compose_kind_rhs(lhs, rhs._shape, rhs._stride, strict))
         flat = _coalesce_x(lhs)
-        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict, strict)
+        # an lhs of coordinate strides (scaled bases) answers as CuTe does where rhs modes carry
+        # across an lhs extent: the coordinate passes the extent, its index is lhs(rhs(i))
+        modes_add = strict and not _has_kind(flat._stride)
+        return _compose_impl(flat._shape, flat._stride, rhs._shape, rhs._stride, strict, modes_add)
     if type(rhs) is tuple:
         return _transform_layout(lhs, rhs, composition if strict else _composition_cute,
                                  keep_rest=False, what="composition")
@@ -524,3 +536,57 @@ def _composition_generic(lhs: Any, rhs: Any, strict: bool) -> Any:
         flat = _coalesce_x(lhs)
         return _mk(*_compose_sd(flat._shape, flat._stride, rhs, 1, strict))
     return _composed_dispatch("composition", lhs, rhs)
+
+
+def _has_kind(t: Any) -> bool:
+    """Whether a stride tree holds a leaf that is not an integer (:mod:`cute_sym.stride`)."""
+    if type(t) is tuple:
+        return any(_has_kind(e) for e in t)
+    return isinstance(t, StrideKind)
+
+
+def _compose_kind_rhs(lhs: Layout, rs: Any, rd: Any, strict: bool) -> tuple[Any, Any]:
+    """An rhs whose strides are scaled bases: a leaf ``s:k@P`` composes with the lhs mode at the
+    position ``P`` (CuTe's ``basis_get``: ``composition(get<P>(lhs), s:k)``); integer leaves compose
+    with the whole lhs."""
+    if type(rs) is tuple:
+        parts = [_compose_kind_rhs(lhs, s, d, strict) for s, d in zip(rs, rd)]
+        return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+    if type(rd) is int and rd == 0:
+        return rs, rd
+    if isinstance(rd, ScaledBasis):
+        sub: Any = lhs
+        for m in rd.modes:
+            if type(sub._shape) is not tuple or m >= len(sub._shape):
+                if m == 0 and type(sub._shape) is not tuple:
+                    continue        # mode 0 of a rank-1 layout is itself
+                raise LayoutError(f"composition: rhs stride {rd} has no mode in the lhs {sub}")
+            sub = _mk(sub._shape[m], sub._stride[m])
+        r = _composition(sub, _mk(rs, rd.value), strict)
+        return r._shape, r._stride
+    if isinstance(rd, ArithmeticTuple):
+        # a sum of bases: the sum of the lhs modes each part selects (R(i) = sum_k A_k(i * a_k))
+        from .join import layout_add
+        out: Any = None
+        for value, modes in _basis_parts(rd.values, ()):
+            r = _compose_kind_rhs(lhs, rs, ScaledBasis(value, modes), strict)
+            part = _mk(*r)
+            out = part if out is None else layout_add(out, part)
+        if out is None:
+            return rs, 0
+        return out._shape, out._stride
+    if isinstance(rd, StrideKind):
+        raise LayoutError(f"composition: an rhs stride {rd} of this kind does not select an lhs mode")
+    r = _composition(lhs, _mk(rs, rd), strict)
+    return r._shape, r._stride
+
+
+def _basis_parts(values: tuple[Any, ...], prefix: tuple[int, ...]) -> list[tuple[Any, tuple[int, ...]]]:
+    """The non-zero leaves of an arithmetic tuple with their positions."""
+    out: list[tuple[Any, tuple[int, ...]]] = []
+    for i, v in enumerate(values):
+        if isinstance(v, ArithmeticTuple):
+            out.extend(_basis_parts(v.values, prefix + (i,)))
+        elif not (type(v) is int and v == 0):
+            out.append((v, prefix + (i,)))
+    return out

@@ -12,7 +12,7 @@ from ..core import decide
 from ..core.errors import LayoutError
 
 from ..core.int_tuple import (
-    _, leaves, unwrap, zip2_by,
+    _, leaves, product, unwrap, zip2_by,
 )
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
 from ..core.integers import scaled_symbol, symbol_facts
@@ -20,7 +20,7 @@ from ..core.monomials import div
 from ._util import _flat, _composed_dispatch, _mul
 from .coalesce import _bw_sd, _transform_layout
 from .complement import _complement, _complement_ints
-from .composition import _compose_impl, _composition_cute
+from .composition import _compose_impl, _compose_kind_rhs, _composition_cute, _has_kind
 from .composition_static import _compose_static
 
 
@@ -67,6 +67,8 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
             tiler = _mk(tiler, 1)
         elif not isinstance(tiler, Layout):
             return _composed_dispatch("logical_divide", layout, tiler)
+    if _has_kind(tiler._stride):
+        return _divide_by_coordinates(layout, tiler)
     fl_s, fl_d = _flat(layout)
     n = len(fl_s)
     flat_s, flat_d = _bw_sd(fl_s, fl_d, n - 2, fl_s[n - 1], fl_d[n - 1])
@@ -76,6 +78,18 @@ def _logical_divide(layout: Any, tiler: Any) -> Any:
         if quick is not None:
             return quick
     return _divide_steps(layout, tiler, flat_s, flat_d, last)
+
+
+def _divide_by_coordinates(layout: Layout, tiler: Layout) -> Layout:
+    """A tiler whose strides are scaled bases (a tile of coordinates): ``(tiler, complement)``
+    with the complement taken per basis position in the extents of ``layout``'s modes, each leaf
+    ``v@k`` composed with mode ``k`` of ``layout`` (CuTe's basis_get)."""
+    s = layout._shape
+    modes = s if type(s) is tuple else (s,)
+    cot = tuple(product(m) for m in modes)
+    comp = _complement(tiler, cot)
+    r = _compose_kind_rhs(layout, (tiler._shape, comp._shape), (tiler._stride, comp._stride), False)
+    return _mk(r[0], r[1])
 
 
 def _divide_steps(layout: Layout, tiler: Layout, flat_s: Any, flat_d: Any, last: Any) -> Any:

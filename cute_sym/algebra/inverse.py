@@ -18,7 +18,8 @@ from ..core.int_tuple import (
 )
 from ..core.integers import IntLike, scaled_symbol, symbol_facts
 from ..layout.layout import Layout, _mk, _mk_static, is_static_layout
-from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch
+from ._util import _eq_proved, _flat, _is0, _is1, _mul, _composed_dispatch, _require_ordered
+from .inverse_f2 import f2_left_inverse, f2_right_inverse, is_f2_layout
 from .coalesce import _bw_sd, _coalesce_flat, coalesce_static
 
 
@@ -47,6 +48,9 @@ def right_inverse(layout: Any) -> Any:
             # one mode: it is the chain when its stride is 1
             return _mk_static(fs, 1) if fd == 1 else _mk_static(1, 0)
         return _right_inverse_static(fs, fd)
+    if is_f2_layout(layout):
+        return f2_right_inverse(layout)     # linear algebra over F2 (a swizzle's inverse)
+    _require_ordered(layout, "right_inverse")
     ls = leaves(layout._shape)
     ld = leaves(layout._stride)
     n = len(ls)
@@ -182,6 +186,9 @@ def left_inverse(layout: Any) -> Any:
         return _composed_dispatch("left_inverse", layout, None)
     if layout._st or (layout._st is None and is_static_layout(layout)):
         return _left_inverse_static(layout)
+    if is_f2_layout(layout):
+        return f2_left_inverse(layout)
+    _require_ordered(layout, "left_inverse")
     ls, ld = _flat(layout)
     n = len(ls)
     cs_, cd_ = _bw_sd(ls, ld, n - 2, ls[n - 1], ld[n - 1])

@@ -11,6 +11,7 @@ from ..core.int_tuple import (
 )
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _mk
+from ..stride.kind import StrideKind
 from ._util import _flat, _is0, _mul
 from .coalesce import coalesce
 from .composition import _composition_cute
@@ -130,6 +131,9 @@ def _positive_count(n: Any, what: str) -> int:
 def _need_layout(layout: Any, what: str) -> None:
     if not isinstance(layout, Layout):
         raise LayoutError(f"{what}: expected a Layout, got {type(layout).__name__}")
+    if not layout._st and any(isinstance(d, StrideKind) for d in iter_leaves(layout._stride)):
+        raise LayoutError(f"{what}: {layout} has strides that are not integers (scaled bases, F2 vectors): "
+                          "a recast counts elements of memory")
 
 
 def upcast(layout: Layout, n: int) -> Layout:

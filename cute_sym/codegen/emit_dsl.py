@@ -29,7 +29,7 @@ from typing import Any, Optional
 
 import sympy
 
-from ..core.arith_tuple import ScaledBasis
+from ..stride.basis import ScaledBasis
 from ..core.errors import LayoutError
 from ..core.integers import Dyn
 from ..core.int_tuple import Underscore, iter_leaves

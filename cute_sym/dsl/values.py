@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-from ..core.arith_tuple import ArithmeticTuple, ScaledBasis
+from ..stride.basis import ArithmeticTuple, ScaledBasis
 from ..core.errors import LayoutError
 from ..core.int_tuple import _, Underscore, unwrap
 from ..core.lazy import is_basic

@@ -30,6 +30,7 @@ from ..core.int_tuple import (
 )
 from ..core.integers import IntLike, UserInt, UserIntTuple, as_int_like
 from ..core.lazy import is_basic
+from ..stride.kind import StrideKind
 
 
 
@@ -89,8 +90,12 @@ def symbols_by_name(*trees: Any, what: str = "layout") -> dict[str, Any]:
     (``Dyn("M", divisible_by=4)`` and ``Dyn("M")``) print alike and substitute together: refused
     (a name is one integer, as :func:`~cute_sym.notation.parse` reads it)."""
     seen: dict[str, Any] = {}
-    for x in leaves(trees):
-        if type(x) is not int:
+    for leaf in leaves(trees):
+        if type(leaf) is int:
+            continue
+        for x in (leaf.int_leaves() if isinstance(leaf, StrideKind) else (leaf,)):
+            if type(x) is int:
+                continue
             for sym in x.free_symbols:
                 if seen.setdefault(sym.name, sym) != sym:
                     raise LayoutError(f"two different symbols named {sym.name} in one {what} (made with different "
@@ -104,6 +109,8 @@ def _check_tuple(t: Any, what: str, level: int = 0) -> IntTuple:
         if level >= MAX_NESTING:
             raise LayoutError(f"{what} nests deeper than {MAX_NESTING} levels")
         return tuple(_check_tuple(e, what, level + 1) for e in t)
+    if isinstance(t, StrideKind) and what == "stride":
+        return t        # a scaled basis, an arithmetic tuple, an F2 vector (cute_sym.stride)
     x = as_int_like(t, what)
     if what == "shape" and (x < 0 if isinstance(x, int) else x.is_negative is True):
         raise LayoutError(f"shape extents must not be negative, got {leaf_str(x)}")
@@ -199,6 +206,9 @@ class Layout:
     def __call__(self, *coord: Any) -> Any:
         c: Any = coord[0] if len(coord) == 1 else coord
         if type(c) is not int:
+            if isinstance(c, StrideKind):
+                # an arithmetic tuple or a scaled basis as a coordinate (its implicit zeros written)
+                c = _pad_coord(c.coordinate(), self._shape)
             c = unwrap(c)       # a parsed Tup, a list, a numpy integer ...
             _check_coord(c, 0)
         if _has_underscore(c):
@@ -518,6 +528,15 @@ def index_offset(i: Any, shape: Any, stride: Any) -> Any:
     if len(ms) == 1:
         return crd2idx(i, ms[0], md[0])
     return crd2idx(i, tuple(ms), tuple(md))
+
+
+def _pad_coord(c: Any, shape: Any) -> Any:
+    """A coordinate with the trailing positions ``shape`` has and it lacks written as 0."""
+    if type(c) is not tuple or type(shape) is not tuple:
+        return c
+    if len(c) > len(shape):
+        raise LayoutError(f"the coordinate {fmt(c)} has more modes than the shape {fmt(shape)}")
+    return tuple(_pad_coord(x, t) for x, t in zip(c + (0,) * (len(shape) - len(c)), shape))
 
 
 def _check_coord(c: Any, level: int) -> None:

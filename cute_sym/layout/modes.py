@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Optional, overload
 
 
+from ..stride.kind import stride_is_zero
 from ..core import decide
 from ..core.errors import RankError
 from ..core.int_tuple import (
@@ -248,5 +249,6 @@ def filter_zeros(layout: Layout) -> Layout:
             return tuple(go(x, y) for x, y in zip(s, d))
         if type(d) is int:
             return 1 if d == 0 else s
-        return 1 if decide.prove("==", d, 0) else s
+        z = stride_is_zero(d)       # a scaled basis, an F2 vector: its kind answers
+        return 1 if (z if type(z) is bool else decide.prove(*z)) else s
     return Layout._make(go(layout._shape, layout._stride), layout._stride)

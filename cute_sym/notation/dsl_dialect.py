@@ -93,7 +93,7 @@ class _DSLReader(_Reader):
             if tok is None or tok[0] != "o":
                 raise self.fail("expected ' o ' after the tensor's start")
             self.take()
-            from ..core.arith_tuple import ArithmeticTuple
+            from ..stride.basis import ArithmeticTuple
             from .notation import _coord_tensor
             begin = ArithmeticTuple(start) if type(start) is tuple else start
             layout = self.elem("shape")

@@ -31,7 +31,7 @@ from ..core.lazy import is_basic
 
 from ..core.errors import LayoutError, NotationError
 from ..core.int_tuple import _, fmt, norm, wrap
-from ..core.arith_tuple import ArithmeticTuple, ScaledBasis
+from ..stride.basis import ArithmeticTuple, ScaledBasis
 from ..core.integers import Dyn
 from ..layout.layout import MAX_NESTING, Layout, _mk, symbols_by_name
 

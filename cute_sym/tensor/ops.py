@@ -1,8 +1,8 @@
 """The algebra's entry points for tensors and basis layouts (CuTe's tensor overloads).
 
 A tensor operation acts on the layout and keeps the engine
-(``make_tensor(t.data(), op(t.layout(), ...))``); a basis-strided layout goes
-to :mod:`.basis_layout`; anything else goes to the layout algebra unchanged.
+(``make_tensor(t.data(), op(t.layout(), ...))``); a layout goes to the layout algebra, whatever
+its stride kind (integers, scaled bases: :mod:`cute_sym.stride`).
 CuTe has no products of tensors ("it often increases cosize"), nor of basis
 layouts (their strides have no order for ``complement``): those raise.
 
@@ -47,8 +47,8 @@ def composition(lhs: Any, rhs: Any) -> Any:
     if isinstance(rhs, Tensor):
         raise LayoutError("composition: the rhs must be a layout or a tiler, not a Tensor")
     if isinstance(lhs, Tensor):
-        return _on_layout(lhs, _b.composition(lhs.layout, rhs))
-    return _b.composition(lhs, rhs)
+        return _on_layout(lhs, _alg.composition(lhs.layout, rhs))
+    return _alg.composition(lhs, rhs)
 
 
 def _divide(op: Any, name: str) -> Any:
@@ -61,15 +61,14 @@ def _divide(op: Any, name: str) -> Any:
     f.__name__ = name
     f.__qualname__ = name
     f.__doc__ = (f"CuTe's ``{name}`` of a layout or a tensor (the engine is kept).\n\n"
-                 f"    @post ``{name}(T, tiler).layout == {name}(T.layout, tiler)``; basis layouts are divided "
-                 "as in :mod:`cute_sym.tensor.basis_layout`.\n")
+                 f"    @post ``{name}(T, tiler).layout == {name}(T.layout, tiler)``.\n")
     return f
 
 
-logical_divide = _divide(_b.logical_divide, "logical_divide")
-zipped_divide = _divide(_b.zipped_divide, "zipped_divide")
-tiled_divide = _divide(_b.tiled_divide, "tiled_divide")
-flat_divide = _divide(_b.flat_divide, "flat_divide")
+logical_divide = _divide(_alg.logical_divide, "logical_divide")
+zipped_divide = _divide(_alg.zipped_divide, "zipped_divide")
+tiled_divide = _divide(_alg.tiled_divide, "tiled_divide")
+flat_divide = _divide(_alg.flat_divide, "flat_divide")
 
 
 def coalesce(x: Any, profile: Any = None) -> Any:
@@ -81,8 +80,6 @@ def coalesce(x: Any, profile: Any = None) -> Any:
     """
     if isinstance(x, Tensor):
         return _on_layout(x, coalesce(x.layout, profile))
-    if _b.is_basis_layout(x):
-        return _b.coalesce(x, profile)
     return _alg.coalesce(x, profile)
 
 
@@ -90,8 +87,6 @@ def filter_zeros(x: Any) -> Any:
     """Stride-0 modes get extent 1 (layout, basis layout or tensor)."""
     if isinstance(x, Tensor):
         return _on_layout(x, filter_zeros(x.layout))
-    if _b.is_basis_layout(x):
-        return _b.filter_zeros(x)
     return _lay.filter_zeros(x)
 
 
@@ -99,11 +94,6 @@ def filter(x: Any, profile: Any = None) -> Any:
     """``coalesce(filter_zeros(x))`` (layout, basis layout or tensor)."""
     if isinstance(x, Tensor):
         return _on_layout(x, filter(x.layout, profile))
-    if _b.is_basis_layout(x):
-        if profile is not None:
-            raise LayoutError("filter: a profile is not supported for basis layouts")
-        s, d = _b._flat_coalesce(_b.filter_zeros(x), keep_static=True, keep_last=False)
-        return _mk(s, d)
     return _alg.filter(x, profile)
 
 

@@ -27,12 +27,13 @@ from ..core.lazy import is_basic
 from ..core.int_tuple import _, crd2idx, fmt, iter_leaves, unwrap
 from ..core.integers import IntLike
 from ..layout.layout import Layout, _check_coord, _mk, index_offset, make_layout
+from ..layout.modes import filter_zeros as _lay_filter_zeros
 from ..layout.ordered import make_layout_like, make_ordered_layout
 from ..layout.modes import slice_and_offset
 from ..swizzle import ComposedLayout, Swizzle
 from ..swizzle.smem_flag import SmemPtrFlag
 from .arith_tuple import ScaledBasis, coprofile_of
-from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
+from .basis_layout import is_basis_layout, make_identity_layout
 from .engine import ArrayEngine, CountingEngine, Engine, Pointer, make_gmem_ptr, make_rmem_ptr  # noqa: F401
 
 __all__ = ["Tensor", "make_registers", "make_tensor", "make_identity_tensor", "make_coord_tensor", "make_fragment_like", "make_tensor_like",
@@ -204,7 +205,7 @@ class Tensor:
 
     def compose(self, *layouts: Any) -> "Tensor":
         """``make_tensor(engine, composition(layout, layouts...))`` (a tuple of tilers for several)."""
-        from .basis_layout import composition
+        from ..swizzle import composition
         rhs = layouts[0] if len(layouts) == 1 else tuple(layouts)
         return Tensor(self._engine, composition(self._layout, rhs))
 
@@ -357,7 +358,7 @@ def _fragment_layout(layout: Layout) -> Layout:
         if is_basis_layout(layout):
             raise LayoutError("make_fragment_like: the strides of a basis layout have no order (CuTe has none)")
         m0 = layout[0]
-        kept = _basis_filter_zeros(m0)          # stride-0 modes become extent 1 ...
+        kept = _lay_filter_zeros(m0)        # stride-0 modes become extent 1 ...
         m0_strides = make_layout(kept.shape).stride
         first = _mk(m0.shape, m0_strides)       # ... so they get stride 0, at their own extent
         s, d = layout.shape, layout.stride

@@ -40,13 +40,15 @@ False
 ...     prove("|", 4, M)
 True
 
-The procedure is a small package, each module importing only those before it:
-``base`` (relations, facts, the static path), ``intervals``, ``rounding`` (floor and ceiling
-built without sympy's assumption queries), ``sums`` (lower bounds of a sum from its terms), ``reason`` (facts as structure,
-intervals, orderings), ``divisibility``, ``witness``, ``values`` (the few values of a formula),
-``disjunction`` (a disjunction read off them), ``quick`` (a symbol against a number, in plain
-ints), ``prove``, ``guards`` (``require``, ``require_any``, ``collect_guards``, the facts as
-text) and ``assume``.
+The procedure is a stack of modules, each importing only those of lower rank (checked by
+``tests/test_layering.py``, ``STACKS``): 0 ``base`` (relations, facts, the facts in force,
+the static path); 1 ``intervals`` and ``witness`` (exact evaluation at allowed values);
+2 ``rounding`` (floor and ceiling built without sympy's assumption queries), ``expansion`` and
+``sums`` (lower bounds of a sum from its terms); 3 ``reason`` (facts as structure, intervals,
+orderings); 4 ``divisibility``; 5 ``values`` (the few values of a formula); 6 ``quick`` (a
+symbol against a number, in plain ints) and ``disjunction``; 7 ``prove``; 8 ``guards``
+(``require``, ``require_any``, ``collect_guards``, the facts as text); 9 ``assume``; and this
+entry module on top, the only one the rest of the package imports.
 """
 from typing import Any, Optional
 

@@ -11,9 +11,6 @@ if TYPE_CHECKING:
 else:
     from ..lazy import sympy
 
-if TYPE_CHECKING:  # the type only: guards sits above this module
-    from .guards import Guards
-
 from ..errors import LayoutError
 
 
@@ -27,7 +24,20 @@ Fact = tuple[Any, ...]
 Bound = Optional[Union[int, "Fraction"]]   # Python Fractions: fast to compare
 
 _FACTS: contextvars.ContextVar[tuple[Fact, ...]] = contextvars.ContextVar("cute_sym_facts", default=())
-_GUARDS: contextvars.ContextVar[Optional["Guards"]] = contextvars.ContextVar("cute_sym_guards", default=None)
+
+
+class GuardFacts:
+    """What the layers below ``guards`` read of the guards being collected: the facts recorded
+    so far (``guards.Guards`` is the full record; this root keeps the stack free of an upward
+    reference)."""
+
+    __slots__ = ("_facts",)
+
+    def __init__(self) -> None:
+        self._facts: tuple[Fact, ...] = ()
+
+
+_GUARDS: contextvars.ContextVar[Optional[GuardFacts]] = contextvars.ContextVar("cute_sym_guards", default=None)
 
 # ---------------------------------------------------------------- static path
 def _prove_int(rel: Rel, a: int, b: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, cast
 
 if TYPE_CHECKING:
     from fractions import Fraction  # imported where used: it pulls in decimal
@@ -15,7 +15,7 @@ else:
 
 from ..errors import UndecidableError
 from ..integers import IntLike
-from .base import _GUARDS, Fact, Rel, _facts_in_force, _prove_int, _sym
+from .base import _GUARDS, Fact, GuardFacts, Rel, _facts_in_force, _prove_int, _sym
 from .prove import _prove_sym, prove
 from .reason import _expand, _scan, is_polynomial
 from .disjunction import disjunction_by_values
@@ -199,7 +199,7 @@ def _holds(rel: Rel, a: sympy.Expr, b: sympy.Expr, values: dict[str, int]) -> bo
 Alt = tuple[Rel, "sympy.Expr", "sympy.Expr"]
 
 
-class Guards:
+class Guards(GuardFacts):
     """The facts assumed while :func:`collect_guards` was active.
 
     A condition is one relation, or an ``Or`` of relations where an operation
@@ -216,13 +216,13 @@ class Guards:
     (True, False, False)
     """
 
-    __slots__ = ("_entries", "_keys", "_facts", "_simplified", "_kept")
+    __slots__ = ("_entries", "_keys", "_simplified", "_kept")
 
     def __init__(self) -> None:
+        super().__init__()
         # each entry is a disjunction of alternatives (most often just one)
         self._entries: list[tuple[Alt, ...]] = []
         self._keys: set[frozenset[Any]] = set()
-        self._facts: tuple[Fact, ...] = ()
         self._simplified: Optional[list[sympy.Basic]] = None
         self._kept: list[int] = []      # the entries behind the conditions
 
@@ -446,7 +446,7 @@ def require(rel: Rel, a: IntLike, b: IntLike, *, assume: bool = True, why: str =
     r = prove(rel, a, b)
     if r is not None:
         return r
-    g = _GUARDS.get()
+    g = cast(Optional[Guards], _GUARDS.get())
     if g is None:
         raise _Undecided(((rel, a, b),), why)
     if assume:
@@ -495,7 +495,7 @@ def require_any(alternatives: Sequence[tuple[Rel, IntLike, IntLike]], *, why: st
         by_values = disjunction_by_values(open_) if not _facts_in_force() else None
         if by_values if by_values is not None else _by_cases(open_):
             return True
-    g = _GUARDS.get()
+    g = cast(Optional[Guards], _GUARDS.get())
     if g is None:
         raise _Undecided(tuple(open_), why)
     g._record(open_)

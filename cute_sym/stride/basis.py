@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Any, Iterator, Union
 if TYPE_CHECKING:
     import sympy
 else:
-    from .lazy import sympy
+    from ..core.lazy import sympy
 
-from .errors import LayoutError
-from .frozen import frozen_copy, frozen_deepcopy, frozen_reduce
-from .lazy import is_expr
-from .int_tuple import fmt
-from .integers import IntLike
+from ..core.errors import LayoutError
+from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
+from ..core.lazy import is_expr
+from ..core.int_tuple import fmt
+from ..core.integers import IntLike
+from .kind import Fact, StrideKind
 
 __all__ = [
     "ScaledBasis", "ArithmeticTuple", "E", "make_basis_like", "as_arithmetic_tuple", "basis_value",
@@ -57,7 +58,7 @@ def _is_static_zero(x: Any) -> bool:
     return type(x) is int and x == 0
 
 
-class ScaledBasis:
+class ScaledBasis(StrideKind):
     """``value@modes``: ``value`` at the hierarchical position ``modes`` of a coordinate, 0 elsewhere.
 
     ``modes`` is outermost first (CuTe's ``ScaledBasis<T, Ns...>``); the text is
@@ -108,6 +109,30 @@ class ScaledBasis:
     def is_static(self) -> bool:
         return type(self._value) is int
 
+    # the stride kind (cute_sym.stride.kind): what the algebra asks of a stride
+    def scale(self, k: Any) -> "ScaledBasis":
+        return ScaledBasis(_mul(k, self._value), self._modes)
+
+    def eq_fact(self, other: Any) -> Fact:
+        if not isinstance(other, ScaledBasis):
+            return isinstance(other, ArithmeticTuple) and other.eq_fact(self)
+        if self._modes != other._modes:
+            return False
+        a, b = self._value, other._value
+        if type(a) is int and type(b) is int:
+            return a == b
+        return a is b or ("==", a, b)
+
+    def is_zero(self) -> bool:
+        return type(self._value) is int and self._value == 0
+
+    def int_leaves(self) -> tuple[Any, ...]:
+        return (self._value,)
+
+    def coordinate(self) -> Any:
+        x = as_arithmetic_tuple(self)
+        return x.to_tuple() if isinstance(x, ArithmeticTuple) else x
+
     def _cute_str(self) -> str:
         return fmt(self._value) + "".join(f"@{m}" for m in reversed(self._modes))
 
@@ -120,12 +145,27 @@ class ScaledBasis:
         return f"ScaledBasis({self})"
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ScaledBasis):
-            return False
-        return self._modes == other._modes and bool(self._value == other._value)
+        if isinstance(other, ScaledBasis):
+            return self._modes == other._modes and bool(self._value == other._value) or \
+                bool(_canon(self) == _canon(other))
+        if isinstance(other, ArithmeticTuple) or type(other) in (int, tuple) or is_expr(other):
+            return bool(_canon(self) == _canon(other))        # implicit zeros: E(0) == (1,0), 0@1 == 0
+        return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self._value, self._modes))
+        return hash(_canon(self))
+
+    def __lt__(self, other: Any) -> bool:
+        return _colex_lt(_canon(self), _canon(other))
+
+    def __gt__(self, other: Any) -> bool:
+        return _colex_lt(_canon(other), _canon(self))
+
+    def __le__(self, other: Any) -> bool:
+        return not _colex_lt(_canon(other), _canon(self))
+
+    def __ge__(self, other: Any) -> bool:
+        return not _colex_lt(_canon(self), _canon(other))
 
     def __mul__(self, k: Any) -> "ScaledBasis":
         if not _is_int(k):
@@ -153,7 +193,7 @@ class ScaledBasis:
         return coord_add(other, -self)
 
 
-class ArithmeticTuple:
+class ArithmeticTuple(StrideKind):
     """A tuple of integers (or nested ArithmeticTuples) with element-wise ``+`` and ``-``.
 
     Tuples of different ranks add as if padded with ``_0``; a static ``_0`` added to
@@ -203,6 +243,32 @@ class ArithmeticTuple:
     def _cute_str(self) -> str:
         return "(" + ",".join(fmt(e) for e in self._v) + ")"
 
+    # the stride kind (cute_sym.stride.kind): a sum of scaled bases as a stride
+    def scale(self, k: Any) -> "ArithmeticTuple":
+        return ArithmeticTuple(tuple(e.scale(k) if isinstance(e, ArithmeticTuple) else _mul(k, e) for e in self._v))
+
+    def eq_fact(self, other: Any) -> Fact:
+        if isinstance(other, ScaledBasis):
+            other = as_arithmetic_tuple(other)
+        if not isinstance(other, ArithmeticTuple):
+            return False
+        a, b = _padded(self.to_tuple(), other.to_tuple())
+        if a == b:
+            return True
+        diff = [(x, y) for x, y in zip(_flat(a), _flat(b)) if not (type(x) is int and type(y) is int and x == y)]
+        if len(_flat(a)) != len(_flat(b)) or any(type(x) is int and type(y) is int for x, y in diff):
+            return False
+        return ("==", diff[0][0], diff[0][1]) if len(diff) == 1 else False
+
+    def int_leaves(self) -> tuple[Any, ...]:
+        return tuple(_flat(self.to_tuple()))
+
+    def coordinate(self) -> Any:
+        return self.to_tuple()
+
+    def is_zero(self) -> bool:
+        return all(type(e) is int and e == 0 or isinstance(e, ArithmeticTuple) and e.is_zero() for e in self._v)
+
     def _cute_subs(self, go: Any) -> "ArithmeticTuple":
         return ArithmeticTuple(tuple(go(e) for e in self._v))
 
@@ -216,14 +282,31 @@ class ArithmeticTuple:
         return tuple(e.to_tuple() if isinstance(e, ArithmeticTuple) else e for e in self._v)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, ArithmeticTuple):
-            other = other.to_tuple()
-        if type(other) is not tuple:
-            return False
-        return self.to_tuple() == other
+        if isinstance(other, (ArithmeticTuple, ScaledBasis)) or type(other) in (int, tuple) or is_expr(other):
+            return bool(_canon(self) == _canon(other))        # implicit zeros: (1,0) == (1,) == E(0)
+        return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self.to_tuple())
+        return hash(_canon(self))
+
+    def __lt__(self, other: Any) -> bool:
+        return _colex_lt(_canon(self), _canon(other))
+
+    def __gt__(self, other: Any) -> bool:
+        return _colex_lt(_canon(other), _canon(self))
+
+    def __le__(self, other: Any) -> bool:
+        return not _colex_lt(_canon(other), _canon(self))
+
+    def __ge__(self, other: Any) -> bool:
+        return not _colex_lt(_canon(self), _canon(other))
+
+    def __mul__(self, k: Any) -> "ArithmeticTuple":
+        if not _is_int(k):
+            return NotImplemented
+        return self.scale(k)
+
+    __rmul__ = __mul__
 
     def __add__(self, other: Any) -> Any:
         return coord_add(self, other)
@@ -249,6 +332,62 @@ def _as_element(e: Any) -> Any:
     if not (_is_int(e) or isinstance(e, ArithmeticTuple)):
         raise LayoutError(f"ArithmeticTuple: elements are integers or tuples, got {e!r}")
     return e
+
+
+def _padded(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Two tuples padded with ``_0`` to one rank at every level (an arithmetic tuple's implicit zeros)."""
+    n = max(len(a), len(b))
+    a, b = a + (0,) * (n - len(a)), b + (0,) * (n - len(b))
+    pa, pb = [], []
+    for x, y in zip(a, b):
+        if type(x) is tuple or type(y) is tuple:
+            x, y = _padded(x if type(x) is tuple else (x,), y if type(y) is tuple else (y,))
+        pa.append(x)
+        pb.append(y)
+    return tuple(pa), tuple(pb)
+
+
+def _flat(t: Any) -> list[Any]:
+    if type(t) is tuple:
+        return [x for e in t for x in _flat(e)]
+    return [t]
+
+
+def _canon(x: Any) -> Any:
+    """The canonical value of a coordinate: a scaled basis as its tuple, trailing zeros dropped at
+    every level, an all-zero tuple the integer 0 (PyCuTe's implicit-zero equality: ``E(0)``,
+    ``(1,0)`` and ``(1,)`` are one element; ``(5,)`` is not ``5``, a depth apart)."""
+    if isinstance(x, ScaledBasis):
+        x = as_arithmetic_tuple(x)
+    if isinstance(x, ArithmeticTuple):
+        x = x.values
+    if type(x) is tuple or isinstance(x, list):
+        out = [_canon(e) for e in x]
+        while out and type(out[-1]) is int and out[-1] == 0:
+            out.pop()
+        return tuple(out) if out else 0
+    return x
+
+
+def _colex_lt(a: Any, b: Any) -> bool:
+    """``a < b`` in the colexicographic order of canonical coordinates (the last position decides
+    first), as PyCuTe orders arithmetic tuples; a non-zero integer against a tuple has no order."""
+    if type(a) is not tuple and type(b) is not tuple:
+        return bool(a < b)
+    for x in (a, b):
+        if type(x) is not tuple and not (type(x) is int and x == 0):
+            raise LayoutError(f"no order between {fmt(a)} and {fmt(b)}: an integer and a tuple of other rank")
+    ta = a if type(a) is tuple else ()
+    tb = b if type(b) is tuple else ()
+    n = max(len(ta), len(tb))
+    for i in reversed(range(n)):
+        x = ta[i] if i < len(ta) else 0
+        y = tb[i] if i < len(tb) else 0
+        if _colex_lt(x, y):
+            return True
+        if _colex_lt(y, x):
+            return False
+    return False
 
 
 def _neg(x: Any) -> Any:
@@ -396,7 +535,7 @@ def coprofile_of(strides: Any) -> Any:
     >>> coprofile_of((4, 1))
     0
     """
-    from .int_tuple import leaves
+    from ..core.int_tuple import leaves
     total = coord_sum(leaves(strides))
 
     def zeros(x: Any) -> Any:
