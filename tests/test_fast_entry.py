@@ -1,4 +1,4 @@
-"""The public ops' fast path (cute_sym.fast_entry) gives the general path's answer.
+"""The public ops' fast path (cute_sym.api.fast_entry) gives the general path's answer.
 
 Every case of the corpus (but the swizzled ones, which never take it) runs through both entries of its public op: the fast one
 (plain static arguments straight to the algebra) and the general one (through the tensor and
@@ -12,7 +12,7 @@ from typing import Any, Callable
 import pytest
 
 import cute_sym as cs
-from cute_sym.fast_entry import plain_arg, plain_static
+from cute_sym.api.fast_entry import plain_arg, plain_static
 from cute_sym.layout.layout import Layout
 
 from corpus import cases, swizzled

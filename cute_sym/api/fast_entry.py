@@ -35,11 +35,11 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Optional
 
-from .core.errors import LayoutError
-from .core.int_tuple import Tup, _
-from .core.integers import StaticInt
-from .core.lazy import is_expr
-from .layout.layout import Layout, is_static_layout, MAX_NESTING
+from ..core.errors import LayoutError
+from ..core.int_tuple import Tup, _
+from ..core.integers import StaticInt
+from ..core.lazy import is_expr
+from ..layout.layout import Layout, is_static_layout, MAX_NESTING
 
 __all__ = ["plain_static", "plain_arg", "make_entry"]
 

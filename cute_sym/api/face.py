@@ -29,10 +29,10 @@ from typing import Any, Callable, Optional, TypeVar, cast
 
 from typing_extensions import ParamSpec
 
-from .core.errors import LayoutError
-from .core.int_tuple import wrap as wrap_ints, unwrap
-from .layout import as_int_tuple
-from .layout.layout import Layout
+from ..core.errors import LayoutError
+from ..core.int_tuple import wrap as wrap_ints, unwrap
+from ..layout import as_int_tuple
+from ..layout.layout import Layout
 from .fast_entry import is_misuse, misuse, make_entry
 
 __all__ = ["api", "checked", "ints", "LazyRoutine"]
