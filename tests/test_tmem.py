@@ -279,11 +279,22 @@ def test_a_warp_reaching_another_warps_lanes_is_refused() -> None:
         st.get_slice(0).partition_D(shifted)
 
 
-def test_the_rule_needs_a_static_thread() -> None:
+def test_a_symbolic_thread_is_checked_at_each_of_its_values() -> None:
     acc = cs.make_tensor(cs.make_tmem_ptr("float", "acc"), parse("(_128,_32):(_65536,_1)"))
     tc = cs.make_tmem_copy("SM100_TMEM_LOAD_32dp32b1x", acc)
-    with pytest.raises(cs.UndecidableError, match="not static"):
-        tc.get_slice(cs.Dyn("tid", max=127)).partition_S(acc)
+    tid = cs.Dyn("tid", max=127, sign="nonnegative")
+    part = tc.get_slice(tid).partition_S(acc)              # every thread of the warpgroup in its lanes
+    assert str(part.engine) == "tmem_ptr[float](acc+2097152*(tid//32))"
+    shifted = cs.make_tensor(acc.engine + 32 * F32, acc.layout)
+    with pytest.raises(cs.LayoutError, match=r"thread 0 \(warp 0\) reaches TMEM lane 32"):
+        tc.get_slice(tid).partition_S(shifted)
+    with pytest.raises(cs.LayoutError, match="lane 128"):        # a second warpgroup over the same lanes
+        tc.get_slice(cs.Dyn("tid", max=255, sign="nonnegative")).partition_S(acc)
+    with pytest.raises(cs.UndecidableError, match="upper bound") as e:
+        tc.get_slice(cs.Dyn("tid")).partition_S(acc)
+    assert "tid <=" in e.value.fact
+    # the thread of a warp whose index is a multiple of 32 (one thread a warp) is checked at those values
+    tc.get_slice(cs.Dyn("w", divisible_by=32, max=96, sign="nonnegative")).partition_S(acc)
 
 
 @pytest.mark.parametrize("args,match", [
