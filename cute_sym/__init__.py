@@ -585,22 +585,22 @@ if TYPE_CHECKING:
     from .tensor.tmem_space import (
         TMEM_DP, check_warp_lanes, make_tmem_ptr, tmem_address, tmem_column, tmem_lane,
     )
-    from .tensor.tmem_copy import make_tmem_copy
-    from .tensor.atoms.copy_sm100_data import tmem_load_to_store
+    from .tensor.tmem_copy import make_tmem_copy, make_utccp_copy
+    from .tensor.atoms.copy_sm100_data import tmem_load_to_store, tmem_op_repeater
     from .views.tmem_picture import (
         latex_tmem_copy, print_latex_tmem_copy, print_svg_tmem_copy, svg_tmem_copy, tmem_copy_picture,
     )
 _ATOMS.update({
     **{n: ("tensor.tmem_space", n, "checked") for n in (
         "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane")},
-    "make_tmem_copy": ("tensor.tmem_copy", "make_tmem_copy", "checked"),
-    "tmem_load_to_store": ("tensor.atoms.copy_sm100_data", "tmem_load_to_store", "checked"),
+    **{n: ("tensor.tmem_copy", n, "checked") for n in ("make_tmem_copy", "make_utccp_copy")},
+    **{n: ("tensor.atoms.copy_sm100_data", n, "checked") for n in ("tmem_load_to_store", "tmem_op_repeater")},
     **{n: ("views.tmem_picture", n, "checked") for n in (
         "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy", "tmem_copy_picture")},
 })
 __all__ += [
     "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane", "make_tmem_copy",
-    "tmem_load_to_store", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
+    "tmem_load_to_store", "tmem_op_repeater", "make_utccp_copy", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
     "tmem_copy_picture",
 ]
 
