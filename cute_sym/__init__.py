@@ -491,19 +491,22 @@ if TYPE_CHECKING:
     from .tensor.atoms.smem_atoms import smem_layout_atom
     from .tensor.tma import (
         TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+        make_tma_atom_A_sm100, make_tma_atom_B_sm100,
     )
     from .tensor.smem_desc import (
         GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
     )
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
-    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition")},
+    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition",
+                                                 "make_tma_atom_A_sm100", "make_tma_atom_B_sm100")},
     **{n: ("tensor.tma", n, None) for n in ("TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy")},
     **{n: ("tensor.smem_desc", n, "checked") for n in ("make_gmma_desc", "make_umma_desc", "check_mma_smem_layout")},
     **{n: ("tensor.smem_desc", n, None) for n in ("GmmaDescriptor", "UmmaDescriptor")},
 })
 __all__ += [
-    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "TmaCopyAtom", "TmaDescriptor",
+    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "make_tma_atom_A_sm100",
+    "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor",
     "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
 ]
 # ---- end issue 36
