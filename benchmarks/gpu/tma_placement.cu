@@ -126,6 +126,18 @@ int main(int argc, char** argv) {
   std::ifstream in(path);
   if (!in) { std::fprintf(stderr, "cannot open %s\n", path); return 2; }
   int ncases; in >> ncases;
+  if (argc > 2 && std::string(argv[2]) == "--parse-only") {
+    Case c;
+    while (read_case(in, c)) {
+      long long mx = 0, wrote = 0;
+      for (long long e : c.expect) { if (e > mx) mx = e; if (e >= 0) ++wrote; }
+      long long maxoff = 0;
+      for (auto& op : c.ops) if (op[0] > maxoff) maxoff = op[0];
+      std::printf("%s rank %d gsize %lld max gmem idx %lld  smem %zu elems (%lld written)  %zu ops, last smem off %lld\n",
+                  c.name.c_str(), c.rank, c.gsize, mx, c.expect.size(), wrote, c.ops.size(), maxoff);
+    }
+    return 0;
+  }
   CK(cudaFuncSetAttribute(tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult qr;
@@ -145,6 +157,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&g, c.gsize * nb));
     fill<<<1024, 256>>>(g, c.gsize, nb);
     CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
     CUtensorMap map;
     CUtensorMapDataType dt = nb == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : nb == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                                                               : CU_TENSOR_MAP_DATA_TYPE_UINT32;

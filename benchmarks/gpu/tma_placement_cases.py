@@ -56,7 +56,7 @@ def case(name: str, t: str, gmem: str, sL: Any, tile: tuple[int, ...], origin: t
     # the placement: tile element c lands at smem element sL(c), holding gmem element gL(origin*tile + c)
     gl = gT.layout
     n = cs.size(cs.make_layout(tile))
-    cos = cs.cosize(sL.layout_b if isinstance(sL, cs.ComposedLayout) else sL)
+    cos = int(cs.cosize(sL.layout_b if isinstance(sL, cs.ComposedLayout) else sL))
     expect = [-1] * cos
     for i in range(n):
         c, r = [], i
