@@ -509,6 +509,10 @@ __all__ += [
     "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor",
     "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
 ]
+_TMA_PICTURES = ("tma_placement", "tma_svg", "tma_html")
+if TYPE_CHECKING:
+    from .views.tma_picture import tma_html, tma_placement, tma_svg
+__all__ += ["tma_placement", "tma_svg", "tma_html"]
 # ---- end issue 36
 
 
@@ -576,6 +580,9 @@ def __getattr__(name: str) -> _Any:
         value = getattr(analysis, name)
     elif name == "bank_svg":
         from .views.banks import bank_svg as value
+    elif name in _TMA_PICTURES:       # issue 36
+        from .views import tma_picture
+        value = _checked(getattr(tma_picture, name))
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
