@@ -455,6 +455,8 @@ if TYPE_CHECKING:
     def tile_to_mma_shape(atom: _Union[Layout, ComposedLayout], mma_tile_shape: IntTuple,
                           order: _Any = None) -> _Union[Layout, ComposedLayout]: ...
     def tmem_frg_layout(frg_type: str, tmem_shape: IntTuple) -> Layout: ...
+    def tmem_sf_frg_layout(sf_type: str, n_sm: int, is_sfa: bool, tmem_shape: IntTuple,
+                           alloc: str = "ScaleFactorDuplicated4by1") -> Layout: ...
     # --- end Blackwell UMMA
 
 # public name -> (module, attribute, how it is entered: None as it is, "checked", or _api's options)
@@ -471,7 +473,7 @@ _ATOMS: dict[str, tuple[str, str, _Any]] = {
         "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
         "make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D")},
     # --- Blackwell UMMA (issue 35, MMA side)
-    **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout")},
+    **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout")},
     # --- end Blackwell UMMA
 }
 # (a literal list: mypy reads re-exports from it)
@@ -482,7 +484,7 @@ __all__ += [
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
     "make_tiled_copy_C_atom", "make_cotiled_copy",
     # --- Blackwell UMMA (issue 35, MMA side)
-    "tile_to_mma_shape", "tmem_frg_layout",
+    "tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout",
     # --- end Blackwell UMMA
 ]
 
