@@ -136,8 +136,9 @@ def test_symbolic_extents_where_cute_allows_them() -> None:
     t = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(a, (M, 16), (2, 1)))
     d = make_gmma_desc(t, "MN")
     assert (d.leading_byte_offset, d.stride_byte_offset, d.layout_type) == (128, 64, "B128")
-    # the same fields as a static MN extent of any value
-    for m in (64, 128, 256):
+    # the same fields as a static MN extent of any value with two atoms or more along MN (one atom:
+    # its extent-1 mode's stride is 0, CuTe's LBO 0, unused)
+    for m in (128, 256, 512):
         ts = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(a, (m, 16), (2, 1)))
         assert make_gmma_desc(ts, "MN") == d
     t2 = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(a, (M, 16)))
