@@ -564,21 +564,28 @@ if TYPE_CHECKING:
     from .tensor.atoms.smem_atoms import smem_layout_atom
     from .tensor.tma import (
         TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+        make_tma_atom_A_sm100, make_tma_atom_B_sm100,
     )
     from .tensor.smem_desc import (
         GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
     )
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
-    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition")},
+    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition",
+                                                 "make_tma_atom_A_sm100", "make_tma_atom_B_sm100")},
     **{n: ("tensor.tma", n, None) for n in ("TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy")},
     **{n: ("tensor.smem_desc", n, "checked") for n in ("make_gmma_desc", "make_umma_desc", "check_mma_smem_layout")},
     **{n: ("tensor.smem_desc", n, None) for n in ("GmmaDescriptor", "UmmaDescriptor")},
 })
 __all__ += [
-    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "TmaCopyAtom", "TmaDescriptor",
+    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "make_tma_atom_A_sm100",
+    "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor",
     "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
 ]
+_TMA_PICTURES = ("tma_placement", "tma_svg", "tma_html")
+if TYPE_CHECKING:
+    from .views.tma_picture import tma_html, tma_placement, tma_svg
+__all__ += ["tma_placement", "tma_svg", "tma_html"]
 # ---- end issue 36
 # Blackwell TMEM (issue #35, the copy half): TMEM as a memory space, tcgen05.ld/st tiled over a warpgroup
 if TYPE_CHECKING:
@@ -700,6 +707,9 @@ def __getattr__(name: str) -> _Any:
         value = getattr(analysis, name)
     elif name == "bank_svg":
         from .views.banks import bank_svg as value
+    elif name in _TMA_PICTURES:       # issue 36
+        from .views import tma_picture
+        value = _checked(getattr(tma_picture, name))
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

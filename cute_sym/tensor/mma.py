@@ -48,8 +48,10 @@ from ..swizzle import (
 )
 from .atoms.mma_atom import MMA_Atom
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
-from .engine import Pointer, make_smem_ptr
+from .engine import Pointer, make_rmem_ptr, make_smem_ptr
 from .tensor import AnyLayout, Tensor, make_fragment_like, make_registers
+from .basis_layout import is_basis_layout
+from .ops import compose_modes
 from .thread_index import index_formula, thread_coord, thread_index_arg, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
@@ -206,6 +208,9 @@ class TiledMMA:
         return _thrfrg(self, lay, op, str(lay))
 
     def _thrfrg_uncached(self, lay: AnyLayout, op: str) -> AnyLayout:
+        if is_basis_layout(lay):   # a coordinate tensor (TMA's): its modes through the plain answer
+            out_b: AnyLayout = compose_modes(lay, self._thrfrg_uncached(make_layout(lay.shape), op))
+            return out_b
         i, j, tv = _MODES[op]
         if _inner(lay).rank() < 2:
             raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
@@ -371,7 +376,7 @@ class ThrMMA:
         """``thr0``, (ThrV,(ThrI,ThrJ)) -> offset, at this thread."""
         i, j, _l = _MODES[op]
         c = self.thr_vmnk
-        if type(self.thr_idx) is int:
+        if type(self.thr_idx) is int or is_basis_layout(thr0):
             return thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
