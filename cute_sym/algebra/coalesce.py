@@ -378,7 +378,8 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
             rs, rd = _coalesce_static(s0 if d0 != 0 else 1, d0)
         return _mk_static(rs, rd)
     from ..core import decide
-    if decide._GUARDS.get() is not None:      # the answer holds where each possibly-0 stride is not 0
+    from ..core.decide.base import _GUARDS
+    if _GUARDS.get() is not None:      # the answer holds where each possibly-0 stride is not 0
         for x, d in zip(leaves(layout._shape), leaves(layout._stride)):
             if type(d) is not int and not (type(x) is int and x == 1) and decide.prove("==", d, 0) is not True:
                 decide.require("!=", d, 0, why="filter (a stride that may be 0 keeps its mode)")
