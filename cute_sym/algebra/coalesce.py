@@ -348,12 +348,21 @@ def coalesce_shape(shape: IntTuple) -> IntTuple:
 def filter(layout: Layout, profile: Any = None) -> Layout:
     """Remove stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``).
 
-    @post ``result`` has no static size-1 mode and no stride-0 mode (unless it is ``_1:_0``).
+    @post ``result`` has no static size-1 mode and no stride-0 mode (unless it is ``_1:_0``), except
+          a mode whose symbolic stride may be 0: it stays, as CuTe keeps a dynamic stride (at 0 it
+          adds nothing to the image), so the result is the filtered layout where that stride is not 0;
+          inside :func:`~cute_sym.collect_guards` that fact (``d != 0``) is recorded as a guard.
     @post the image of ``result`` is the image of ``layout``.
 
     >>> from cute_sym.notation import parse
     >>> print(filter(parse("(_4,_2,_3):(_1,_0,_4)")))
     _12:_1
+    >>> from cute_sym.core.decide import collect_guards
+    >>> with collect_guards() as g:
+    ...     print(filter(parse("(_4,_8):(_1,s)")))
+    (_4,_8):(_1,s)
+    >>> g.describe()
+    ['s != 0']
     """
     profile = None if profile is None else unwrap(profile)
     if profile is not None and type(profile) is tuple:
@@ -369,6 +378,12 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
         else:
             rs, rd = _coalesce_static(s0 if d0 != 0 else 1, d0)
         return _mk_static(rs, rd)
+    from ..core import decide
+    from ..core.decide.base import _GUARDS
+    if _GUARDS.get() is not None:      # the answer holds where each possibly-0 stride is not 0
+        for x, d in zip(leaves(layout._shape), leaves(layout._stride)):
+            if type(d) is not int and not (type(x) is int and x == 1) and decide.prove("==", d, 0) is not True:
+                decide.require("!=", d, 0, why="filter (a stride that may be 0 keeps its mode)")
     return _coalesce(filter_zeros(layout))
 
 

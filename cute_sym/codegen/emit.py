@@ -168,6 +168,10 @@ def _prepare(obj: Any) -> tuple[Any, list[str], list[str], str]:
         desc = f"Offset of the layout {obj} at the 1-D index {iname} (0 <= {iname} < {size})"
     else:
         e = obj
+        for x in _leaves(e) if isinstance(e, (tuple, list)) else (e,):
+            if not isinstance(x, (int, sympy.Basic)) or isinstance(x, bool):
+                raise LayoutError(f"emit takes a Layout, a swizzled ComposedLayout, a Tensor over a pointer or an "
+                                  f"index expression (index_expr / coord_expr), got {type(x).__name__}: {x!r}")
         if isinstance(e, (tuple, list)):
             e = tuple(sympy.sympify(x) if not isinstance(x, (tuple, list)) else x for x in e)
         else:

@@ -300,6 +300,12 @@ def _count(layout: Layout) -> Any:
     return n if type(n) is int else None
 
 
+def _has_holes(layout: Layout) -> bool:
+    """The thread layout skips indices (SM70's quad pairs: threads 0-3 and 16-19 of 8): an int
+    past it is read as CuTe reads it (its own answers for thread 51 of such an MMA are kept)."""
+    return size(layout) != cosize(layout)
+
+
 class ThrMMA:
     """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
 
@@ -309,10 +315,10 @@ class ThrMMA:
     the thread's elements of ``t``, a view ``(FrgV, RestI, RestJ, ...)`` starting at the
     thread's base ``offset_X(t)``; of a layout it is that view's layout.
 
-    @pre ``thr_idx >= 0``; a dynamic index is below ``cosize(thr_layout_vmnk)`` (its largest value,
-         else :class:`LayoutError`; an unbounded one asks that fact). An ``int`` past the threads is
-         read as CuTe reads it (the last mode, ThrK, takes the rest: CuTe's own answers for thread 51
-         of a 16-thread SM70 MMA are kept).
+    @pre ``0 <= thr_idx < thr_size()``, else :class:`LayoutError` (no silent wrap to thread 0);
+         a dynamic index's largest value too (an unbounded one asks that fact). Where the thread
+         layout skips indices (SM70's quad pairs), an ``int`` past it is read as CuTe reads it
+         (CuTe's own answers for thread 51 of a 16-thread SM70 MMA are kept).
     @post ``offset_X(t) + partition_X(t)(v)`` is the offset in ``t`` of the thread's
           ``v``-th value, for every ``v``; for a dynamic ``thr_idx`` ``offset_X(t)`` is one
           simplified formula, equal to the integer answer at every value of ``thr_idx``.
@@ -332,7 +338,8 @@ class ThrMMA:
     thr_vmnk: tuple[Any, ...]
 
     def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
-        thr_idx = thread_index_arg(thr_idx, _count(tiled_mma.thr_layout_vmnk), "tiled MMA", static_past=True)
+        thr_idx = thread_index_arg(thr_idx, _count(tiled_mma.thr_layout_vmnk), "tiled MMA",
+                                   static_past=_has_holes(tiled_mma.thr_layout_vmnk))
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
                      ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)
