@@ -638,20 +638,20 @@ if TYPE_CHECKING:
     from .tensor.recast import recast
     from .tensor.einfold import einfold
     from .execute import axpby, clear, copy, copy_if, fill, gemm
-    from .execute.simulate import Simulation, simulate, syncthreads
+    from .execute.simulate import Simulation, cp_async_fence, cp_async_wait, simulate, syncthreads
     from .execute.report import Fault, SimulationError, SimulationReport
     from .execute.examples import einsum, im2col, im2col_coord, im2col_padded
 
 _EXECUTE: dict[str, str] = {
     "recast": "tensor.recast", "einfold": "tensor.einfold",
     **{n: "execute.algorithms" for n in ("axpby", "clear", "copy", "copy_if", "fill", "gemm")},
-    **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads")},
+    **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads", "cp_async_fence", "cp_async_wait")},
     **{n: "execute.report" for n in ("Fault", "SimulationError", "SimulationReport")},
     **{n: "execute.examples" for n in ("einsum", "im2col", "im2col_coord", "im2col_padded")},
 }
 __all__ += [
     "recast", "einfold", "axpby", "clear", "copy", "copy_if", "fill", "gemm", "Simulation", "simulate", "syncthreads",
-    "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
+    "cp_async_fence", "cp_async_wait", "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
 ]
 
 
