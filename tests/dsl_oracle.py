@@ -340,6 +340,10 @@ def atom_jobs() -> list[dict[str, Any]]:
                         continue
                     ex.append(f"cute.make_mma_atom(warpgroup.MmaF16BF16Op(cutlass.{ab}, cutlass.{acc}, (64,{n},16), "
                               f"warpgroup.OperandSource.{src}, nv.OperandMajorMode.{am}, nv.OperandMajorMode.{bm}))")
+            if n in (8, 16, 24) or n % 32 == 0:
+                for a, b in (("Int8", "Int8"), ("Uint8", "Int8")):
+                    ex.append(f"cute.make_mma_atom(warpgroup.MmaI8Op(cutlass.{a}, cutlass.{b}, cutlass.Int32, "
+                              f"(64,{n},32), warpgroup.OperandSource.{src}, nv.OperandMajorMode.K, nv.OperandMajorMode.K))")
             if n % 16 == 0 or n <= 24:
                 for a, b in (("Float8E4M3FN", "Float8E4M3FN"), ("Float8E5M2", "Float8E4M3FN")):
                     ex.append(f"cute.make_mma_atom(warpgroup.MmaF8Op(cutlass.{a}, cutlass.{b}, cutlass.Float32, "
@@ -355,6 +359,9 @@ def atom_jobs() -> list[dict[str, Any]]:
         for t in (False, True):
             for n in (1, 2, 4):
                 ex.append(f"cute.make_copy_atom(warp.{op}({t}, {n}), cutlass.Float16)")
+    for op, ns in (("LdMatrix16x8x8bOp", (2, 4)), ("StMatrix16x8x8bOp", (1, 2, 4))):
+        for n in ns:
+            ex.append(f"cute.make_copy_atom(warp.{op}(True, {n}), cutlass.Uint8)")
     ex += [
         "cute.make_tiled_mma(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16,8,16)), (2,2,1))",
         "cute.make_tiled_mma(warp.MmaF16BF16Op(cutlass.BFloat16, cutlass.Float32, (16,8,8)), (1,4,1))",

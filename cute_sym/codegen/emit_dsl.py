@@ -197,6 +197,8 @@ def _copy_atom(name: str, element_type: str) -> str:
             op = f"{mod}.{cls}({variant == 'T'}, {m['n']})"
         elif "n2" in m:
             op = f"{mod}.{cls}({variant == 'T'}, {int(m['n2']) // 2})"
+        elif "n4" in m:
+            op = f"{mod}.{cls}({variant == 'T'}, {int(m['n4']) // 4})"
         elif "mode" in m:
             op = f"{mod}.{cls}(cute.nvgpu.LoadCacheMode.{m['mode']})"
         else:

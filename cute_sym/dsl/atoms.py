@@ -94,7 +94,7 @@ def _copy_fields(atom: Any) -> tuple[tuple[str, str, str], dict[str, str]]:
     variant = ""
     if hasattr(op, "num_matrices"):
         n = int(op.num_matrices)
-        fields.update(n=str(n), n2=str(2 * n))
+        fields.update(n=str(n), n2=str(2 * n), n4=str(4 * n))
         variant = "T" if op.transpose else "N"
     if hasattr(op, "cache_mode"):
         fields["mode"] = _enum(op.cache_mode)
@@ -241,6 +241,8 @@ def copy_op_of(name: str, element_type: str) -> tuple[Any, Any, int]:
             op = getattr(mod, cls)(variant == "T", int(f["n"]))
         elif "n2" in f:
             op = getattr(mod, cls)(variant == "T", int(f["n2"]) // 2)
+        elif "n4" in f:
+            op = getattr(mod, cls)(variant == "T", int(f["n4"]) // 4)
         elif "mode" in f:
             import cutlass.cute.nvgpu as nv
             op = getattr(mod, cls)(getattr(nv.LoadCacheMode, f["mode"]))

@@ -56,7 +56,9 @@ MMA_OPS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
 }
 
 #: (module, class) -> CuTe template of the copy operation; fields ``{bits}`` (the atom's bits per
-#: copy), ``{n}`` (matrices), ``{n2}`` (twice that), ``{mode}`` (cp.async's cache mode).
+#: copy), ``{n}`` (matrices), ``{n2}``, ``{n4}`` (twice, four times that), ``{mode}`` (cp.async's
+#: cache mode). The 8-bit ``ldmatrix``/``stmatrix`` of SM100 (``LdMatrix16x8x8bOp`` and
+#: ``StMatrix16x8x8bOp``, transposed only) are CuTe's ``SM100_U8x{4n}_LDSM_T``/``_STSM_T``.
 COPY_OPS: dict[tuple[str, str, str], str] = {
     ("nvgpu", "CopyUniversalOp", ""): "UniversalCopy<uint{bits}_t>",
     ("cpasync", "CopyG2SOp", ""): "SM80_CP_ASYNC_CACHE{mode}<uint{bits}_t>",
@@ -64,11 +66,13 @@ COPY_OPS: dict[tuple[str, str, str], str] = {
     ("warp", "LdMatrix8x8x16bOp", "T"): "SM75_U16x{n2}_LDSM_T",
     ("warp", "StMatrix8x8x16bOp", "N"): "SM90_U32x{n}_STSM_N",
     ("warp", "StMatrix8x8x16bOp", "T"): "SM90_U16x{n2}_STSM_T",
+    ("warp", "LdMatrix16x8x8bOp", "T"): "SM100_U8x{n4}_LDSM_T",
+    ("warp", "StMatrix16x8x8bOp", "T"): "SM100_U8x{n4}_STSM_T",
 }
 
 
 def _field_pattern(field: str) -> str:
-    if field in ("M", "N", "K", "n", "n2", "bits"):
+    if field in ("M", "N", "K", "n", "n2", "n4", "bits"):
         return r"\d+"
     if field in ("a", "b", "ab", "acc"):
         return "|".join(sorted(CODES.values(), key=len, reverse=True))
