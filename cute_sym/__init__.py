@@ -451,6 +451,12 @@ if TYPE_CHECKING:
     def partition_shape_B(mma: TiledMMA, shape_nk: IntTuple) -> IntTuple: ...
     def partition_shape_C(mma: TiledMMA, shape_mn: IntTuple) -> IntTuple: ...
 
+    # --- Blackwell UMMA (issue 35, MMA side): tile_to_mma_shape, tmem_frg_layout
+    def tile_to_mma_shape(atom: _Union[Layout, ComposedLayout], mma_tile_shape: IntTuple,
+                          order: _Any = None) -> _Union[Layout, ComposedLayout]: ...
+    def tmem_frg_layout(frg_type: str, tmem_shape: IntTuple) -> Layout: ...
+    # --- end Blackwell UMMA
+
 # public name -> (module, attribute, how it is entered: None as it is, "checked", or _api's options)
 _ATOMS: dict[str, tuple[str, str, _Any]] = {
     **{n: ("tensor.atoms", n, None) for n in ("MMA_Traits", "Major", "ScaleIn", "mma_atom_names")},
@@ -464,6 +470,9 @@ _ATOMS: dict[str, tuple[str, str, _Any]] = {
     **{n: ("tensor.copy_make", n, "checked") for n in (
         "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
         "make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D")},
+    # --- Blackwell UMMA (issue 35, MMA side)
+    **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout")},
+    # --- end Blackwell UMMA
 }
 # (a literal list: mypy reads re-exports from it)
 __all__ += [
@@ -472,7 +481,35 @@ __all__ += [
     "Copy_Traits", "Copy_Atom", "ThrCopy", "TiledCopy", "make_tiled_copy", "make_tiled_copy_impl",
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
     "make_tiled_copy_C_atom", "make_cotiled_copy",
+    # --- Blackwell UMMA (issue 35, MMA side)
+    "tile_to_mma_shape", "tmem_frg_layout",
+    # --- end Blackwell UMMA
 ]
+
+# ---- issue 36: the canonical smem layout atoms, TMA copies, GMMA/UMMA descriptors (loaded on first use)
+if TYPE_CHECKING:
+    from .tensor.atoms.smem_atoms import smem_layout_atom
+    from .tensor.tma import (
+        TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+        make_tma_atom_A_sm100, make_tma_atom_B_sm100,
+    )
+    from .tensor.smem_desc import (
+        GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
+    )
+_ATOMS.update({
+    "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
+    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition",
+                                                 "make_tma_atom_A_sm100", "make_tma_atom_B_sm100")},
+    **{n: ("tensor.tma", n, None) for n in ("TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy")},
+    **{n: ("tensor.smem_desc", n, "checked") for n in ("make_gmma_desc", "make_umma_desc", "check_mma_smem_layout")},
+    **{n: ("tensor.smem_desc", n, None) for n in ("GmmaDescriptor", "UmmaDescriptor")},
+})
+__all__ += [
+    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "make_tma_atom_A_sm100",
+    "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor",
+    "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
+]
+# ---- end issue 36
 
 
 def _atom_attr(name: str) -> _Any:

@@ -14,9 +14,12 @@ With ``--pictures``, ``tests/data/mma_pictures.jsonl`` instead: the sha256 of Cu
 (layouts 1x1 and 2x2), as the views corpus compares them (leading and trailing blank lines
 stripped).
 
+With ``--atoms NAME ...``, only those atoms are compiled and their rows replace (or join) the
+existing file's, in the order of ``mma_atom_names``: a table row added needs no run over all.
+
 Host code only (g++ and the CUDA headers; the SM90 extended shapes enabled):
 
-    python3 scripts/mma_oracle.py [--pictures] [--include /path/to/cutlass/include] [--cuda /usr/local/cuda]
+    python3 scripts/mma_oracle.py [--pictures] [--atoms NAME ...] [--include /path/to/cutlass/include] [--cuda /usr/local/cuda]
 """
 from __future__ import annotations
 
@@ -155,20 +158,33 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--pictures", action="store_true", help="digests of print_latex/print_svg of tiled MMAs")
     ap.add_argument("--out")
+    ap.add_argument("--atoms", nargs="+", help="only these atoms, merged into the existing file")
     o = ap.parse_args()
     if o.pictures:
         return pictures_main(o)
     out = o.out or os.path.join(ROOT, "tests", "data", "mma_oracle.jsonl")
     cs_ = cases()
+    kept: dict[str, str] = {}
+    if o.atoms:
+        unknown = set(o.atoms) - {c["atom"] for c in cs_}
+        if unknown:
+            ap.error(f"not atoms of mma_atom_names: {sorted(unknown)}")
+        with open(out) as fh:
+            kept = {json.loads(line)["atom"]: line for line in fh}
+        order = [c["atom"] for c in cs_]
+        cs_ = [c for c in cs_ if c["atom"] in set(o.atoms)]
     outs = run_chunks(cs_, program, o.chunk, o.jobs, o.include, o.cuda)
     answers: dict[int, dict[str, str]] = {}
     for text in outs:
         for line in text.splitlines():
             i, what, val = line.split("\t")
             answers.setdefault(int(i), {})[what] = val
+    for i, c in enumerate(cs_):
+        kept[c["atom"]] = json.dumps({"atom": c["atom"], "expect": answers[i]}) + "\n"
     with open(out, "w") as fh:
-        for i, c in enumerate(cs_):
-            fh.write(json.dumps({"atom": c["atom"], "expect": answers[i]}) + "\n")
+        for name in (order if o.atoms else [c["atom"] for c in cs_]):
+            if name in kept:
+                fh.write(kept[name])
     print(f"{len(cs_)} atoms, {sum(len(a) for a in answers.values())} answers -> {out}")
     return 0
 

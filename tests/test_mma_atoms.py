@@ -71,7 +71,7 @@ def test_every_atom_is_a_valid_mma() -> None:
         M, N, K = t.Shape_MNK
         threads = size(t.ThrID)
         assert len(set(images(t.ThrID, threads))) == threads, name             # ThrID is injective
-        gmma_ss = "_SS" in name and name.startswith("SM90_")
+        gmma_ss = "_SS" in name and name.startswith("SM90_64x")
         if name not in INCONGRUENT:
             check_tv(t.ALayout, threads, M * K, gmma_ss)
         if name in NOT_BIJECTIVE_B:
@@ -79,7 +79,7 @@ def test_every_atom_is_a_valid_mma() -> None:
                 check_tv(t.BLayout, threads, N * K, False)
             assert str(t.BLayout) == "((_4,_8),(_8)):((_32,_1),(_8))"
         else:
-            check_tv(t.BLayout, threads, N * K, name.startswith("SM90_"))
+            check_tv(t.BLayout, threads, N * K, name.startswith("SM90_64x"))
         check_tv(t.CLayout, threads, M * N, False)
         seen += 1
     assert seen == len(all_names()) > 1400
@@ -90,18 +90,18 @@ def test_names_encode_shapes_and_types() -> None:
         if name.startswith(("UniversalFMA", "SM61_")):
             continue
         t = MMA_Traits(name)
-        m = re.match(r"SM\d+_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)_", name)
+        m = re.match(r"SM\d+_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)(?:_|$)", name)
         assert m, name
         assert tuple(t.Shape_MNK) == tuple(int(x) for x in m.groups()[:3]), name
         codes = [CODES[c] for c in _CODE.findall(m[4])]
-        if name.startswith("SM90_"):     # D, A, B (C is D)
+        if name.startswith("SM90_64x"):     # D, A, B (C is D)
             codes.append(codes[0])
         assert [t.ValTypeD, t.ValTypeA, t.ValTypeB, t.ValTypeC] == codes, name
 
 
 def test_table_covers_cute_headers() -> None:
-    assert len(MMA_ATOMS) == 2 + 8 + 2 + 65 + 8      # SM61, SM70, SM75, SM80, SM89
-    assert sum(n.startswith("SM90_") for n in mma_atom_names()) == sum(
+    assert len(MMA_ATOMS) == 2 + 8 + 3 + 65 + 8 + 6 + 2     # SM61, SM70, SM75, SM80, SM89, SM90 DMMA, SM100 FFMA2
+    assert sum(n.startswith("SM90_64x") for n in mma_atom_names()) == sum(
         len(f.ns) * len(f.suffixes) * 2 for f in FAMILIES)
 
 

@@ -90,15 +90,18 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     """Group modes ``[begin, end)`` into one mode (CuTe's ``group<B,E>``).
 
     @pre ``0 <= begin <= end <= rank(layout)`` (else :class:`RankError`).
-    @post ``rank(result) == rank(layout) - (end - begin) + 1``; ``flatten(result) == flatten(layout)``
-          and the function is unchanged.
+    @post ``rank(result) == rank(layout) - (end - begin) + 1`` for ``begin < end``; an empty
+          range inserts nothing (CuTe's ``make_seq<(B < E)>``): the layout itself;
+          ``flatten(result) == flatten(layout)`` and the function is unchanged.
 
-    >>> print(group(make_layout((2, 3, 5)), 1, 3))
-    (_2,(_3,_5)):(_1,(_2,_6))
+    >>> print(group(make_layout((2, 3, 5)), 1, 3), group(make_layout((2, 3)), 2, 2))
+    (_2,(_3,_5)):(_1,(_2,_6)) (_2,_3):(_1,_2)
     """
     s, d = _as_tuple(layout)
     if not (0 <= begin <= end <= len(s)):
         raise RankError(f"group: range [{begin},{end}) out of bounds for rank {len(s)}")
+    if begin == end:
+        return layout
     return Layout._make(s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:])
 
 

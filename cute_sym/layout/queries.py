@@ -20,7 +20,7 @@ __all__ = ["shape", "stride", "size", "rank", "depth"]
 
 
 def shape(x: Any, *idx: int) -> IntTuple:
-    """The shape of a layout (of its mode ``idx...``), or the IntTuple ``x`` (its element ``idx...``).
+    """The shape of a layout or a tensor (of its mode ``idx...``), or the IntTuple ``x`` (its element ``idx...``).
 
     @post ``shape(L, i, j) == get(shape(L), i, j)`` (CuTe's ``shape<i,j>(L)``).
 
@@ -28,6 +28,8 @@ def shape(x: Any, *idx: int) -> IntTuple:
     >>> shape(L), shape(L, 1), shape(L, 1, 0)
     ((4, (2, 3)), (2, 3), 2)
     """
+    if hasattr(x, "engine") and hasattr(x, "layout"):    # a tensor: its layout's shape (CuTe's shape(tensor))
+        x = x.layout
     x = get_path(x, idx, "shape")
     return x.shape if isinstance(x, Layout) or hasattr(x, "_domain") else x
 

@@ -25,6 +25,7 @@ from .. import algebra as _plain
 from ..algebra.composition import _composition_cute
 from .swizzle import Swizzle, make_swizzle
 from .composed import ComposedLayout, make_composed_layout, _is_zero
+from .smem_flag import SmemPtrFlag
 
 __all__ = ["upcast", "downcast", "recast_layout", "max_common_layout", "max_common_vector",
            "logical_product_swizzled"]
@@ -107,6 +108,8 @@ def upcast(layout: Any, n: Any) -> Any:
         raise LayoutError(f"upcast: expected a layout, got {type(layout).__name__}")
     n = _count(n, "upcast")
     sw, o, b = _swizzle_parts(layout, "upcast")
+    if isinstance(o, SmemPtrFlag):  # the byte swizzle stays; the flag counts wider elements
+        return ComposedLayout(sw, o.scaled(n, 1), _plain.upcast(b, n))
     return make_composed_layout(_upcast_swizzle(sw, n), _cast_offset(o, n, True), _plain.upcast(b, n))
 
 
@@ -131,6 +134,8 @@ def downcast(layout: Any, n: Any) -> Any:
     if not isinstance(layout, ComposedLayout):
         raise LayoutError(f"downcast: expected a layout, got {type(layout).__name__}")
     sw, o, b = _swizzle_parts(layout, "downcast")
+    if isinstance(o, SmemPtrFlag):
+        return ComposedLayout(sw, o.scaled(1, n), _plain.downcast(b, n))
     k = _log2(n)
     return make_composed_layout(Swizzle(sw.bits, sw.base + k, sw.shift), _cast_offset(o, n, False),
                                 _plain.downcast(b, n))

@@ -26,6 +26,7 @@ from ..core.integers import IntLike, is_static
 from ..layout.layout import Layout
 from ..layout.modes import slice_and_offset
 from .swizzle import Swizzle
+from .smem_flag import SmemPtrFlag, element_swizzle
 
 __all__ = ["ComposedLayout", "make_composed_layout"]
 
@@ -82,8 +83,11 @@ class ComposedLayout:
                               f"got {type(layout_a).__name__}")
         if not isinstance(layout_b, (Layout, ComposedLayout, Swizzle)):
             raise LayoutError(f"ComposedLayout: the inner layout must be a layout, got {type(layout_b).__name__}")
-        if not (type(offset) is int or is_expr(offset)):
+        if not (type(offset) is int or is_expr(offset) or isinstance(offset, SmemPtrFlag)):
             raise LayoutError(f"ComposedLayout: the offset must be an integer, got {offset!r}")
+        if isinstance(offset, SmemPtrFlag) and not isinstance(layout_a, Swizzle):
+            raise LayoutError(f"ComposedLayout: {offset} stands between a swizzle and a layout, "
+                              f"got the outer function {layout_a}")
         object.__setattr__(self, "layout_a", layout_a)
         object.__setattr__(self, "offset", offset)
         object.__setattr__(self, "layout_b", layout_b)
@@ -127,7 +131,7 @@ class ComposedLayout:
         return self._domain().depth()
 
     def is_static(self) -> bool:
-        return is_static(self.offset) and self.layout_a.is_static() and self.layout_b.is_static()
+        return (isinstance(self.offset, SmemPtrFlag) or is_static(self.offset)) and self.layout_a.is_static() and self.layout_b.is_static()
 
     def __call__(self, *coord: Any) -> Any:
         """``A(O + B(c))``; a coordinate holding ``_`` slices the inner layout
@@ -140,6 +144,9 @@ class ComposedLayout:
             sliced, off = slice_and_offset(c, dom)
             return ComposedLayout(self.layout_a, _add(self.offset, off), sliced)
         inner = _apply(self.layout_b, c)
+        if isinstance(self.offset, SmemPtrFlag) and isinstance(self.layout_a, Swizzle):
+            # position independent: the byte swizzle acting on element indices
+            return element_swizzle(self.layout_a, self.offset.bits)(inner)
         return _apply(self.layout_a, _add(self.offset, inner))
 
     def __getitem__(self, k: Union[int, tuple[int, ...]]) -> "ComposedLayout":
@@ -180,6 +187,10 @@ def _has_underscore(c: Any) -> bool:
 
 
 def _add(a: Any, b: Any) -> Any:
+    if isinstance(a, SmemPtrFlag):
+        # CuTe's slice_and_offset keeps the flag for a static zero offset; otherwise the
+        # flag is the Int<0> it derives from
+        return a if type(b) is int and b == 0 else b
     if type(a) is int and type(b) is int:
         return a + b
     r = a + b

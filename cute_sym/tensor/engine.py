@@ -32,6 +32,7 @@ from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.lazy import is_expr
 from ..core.int_tuple import fmt
 from ..core.integers import IntLike, as_int_like
+from ..swizzle.swizzle import Swizzle
 from .arith_tuple import ArithmeticTuple, ScaledBasis, coord_add
 
 __all__ = [
@@ -71,14 +72,16 @@ class Pointer:
     (8, 'gmem_ptr[float](A+8)', True)
     """
 
-    __slots__ = ("_space", "_name", "_dtype", "_offset")
+    __slots__ = ("_space", "_name", "_dtype", "_offset", "_swizzle")
 
     _space: str
     _name: str
     _dtype: Optional[str]
     _offset: IntLike
+    _swizzle: Optional[Swizzle]
 
-    def __init__(self, space: str, name: str, dtype: Optional[str] = None, offset: Any = 0) -> None:
+    def __init__(self, space: str, name: str, dtype: Optional[str] = None, offset: Any = 0,
+                 swizzle: Optional[Swizzle] = None) -> None:
         if space not in _SPACES:
             raise LayoutError(f"Pointer: the memory space is one of {_SPACES}, got {space!r}")
         if not isinstance(name, str) or not name:
@@ -89,6 +92,9 @@ class Pointer:
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_dtype", dtype)
         object.__setattr__(self, "_offset", as_int_like(offset, "offset"))
+        if swizzle is not None and (not isinstance(swizzle, Swizzle) or space != "smem"):
+            raise LayoutError(f"Pointer: only a shared-memory pointer carries a swizzle, got {swizzle!r} on {space}")
+        object.__setattr__(self, "_swizzle", swizzle)
 
     __reduce__ = frozen_reduce
     __copy__ = frozen_copy
@@ -114,11 +120,20 @@ class Pointer:
         """The offset from the base, in elements: a static ``int`` or a sympy formula."""
         return self._offset
 
+    @property
+    def swizzle(self) -> Optional[Swizzle]:
+        """CuTe's ``swizzle_ptr``: the swizzle (on byte addresses) the pointer applies, or None."""
+        return self._swizzle
+
+    def with_swizzle(self, swizzle: Optional[Swizzle]) -> "Pointer":
+        """The same pointer applying ``swizzle`` (CuTe's ``make_smem_ptr(ptr, swizzle)``)."""
+        return Pointer(self._space, self._name, self._dtype, self._offset, swizzle)
+
     def is_static(self) -> bool:
         return type(self._offset) is int
 
     def __add__(self, k: Any) -> "Pointer":
-        return Pointer(self._space, self._name, self._dtype, _add_offset(self._offset, k))
+        return Pointer(self._space, self._name, self._dtype, _add_offset(self._offset, k), self._swizzle)
 
     def __getitem__(self, k: Any) -> "Pointer":
         return self.__add__(k)
@@ -127,7 +142,7 @@ class Pointer:
     __iter__ = None
 
     def _cute_subs(self, go: Any) -> "Pointer":
-        return Pointer(self._space, self._name, self._dtype, go(self._offset))
+        return Pointer(self._space, self._name, self._dtype, go(self._offset), self._swizzle)
 
     def __str__(self) -> str:
         t = f"[{self._dtype}]" if self._dtype else ""
@@ -137,17 +152,19 @@ class Pointer:
         else:
             text = _offset_str(o)
             where = f"{self._name}{text}" if text.startswith("-") else f"{self._name}+{text}"
-        return f"{self._space}_ptr{t}({where})"
+        sw = f"{self._swizzle}_" if self._swizzle is not None else ""
+        return f"{sw}{self._space}_ptr{t}({where})"
 
     def __repr__(self) -> str:
         return f"Pointer({self})"
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Pointer) and self._space == other._space and self._name == other._name
-                and self._dtype == other._dtype and bool(self._offset == other._offset))
+                and self._dtype == other._dtype and bool(self._offset == other._offset)
+                and self._swizzle == other._swizzle)
 
     def __hash__(self) -> int:
-        return hash((self._space, self._name, self._dtype, self._offset))
+        return hash((self._space, self._name, self._dtype, self._offset, self._swizzle))
 
 
 def make_gmem_ptr(name: str, dtype: Optional[str] = None, offset: Any = 0) -> Pointer:

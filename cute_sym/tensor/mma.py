@@ -50,6 +50,8 @@ from .atoms.mma_atom import MMA_Atom
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
 from .engine import Pointer, make_rmem_ptr, make_smem_ptr
 from .tensor import AnyLayout, Tensor, make_fragment_like
+from .basis_layout import is_basis_layout
+from .ops import compose_modes
 from .thread_index import index_formula, thread_coord, thread_index_arg, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
@@ -202,9 +204,13 @@ class TiledMMA:
         return hash((self.atom, self.atom_layout_mnk, self.permutation_mnk_))
 
     def _thrfrg(self, x: Any, op: str) -> AnyLayout:
-        return _thrfrg(self, _layout_of(x, f"thrfrg_{op}"), op)
+        lay = _layout_of(x, f"thrfrg_{op}")
+        return _thrfrg(self, lay, op, str(lay))
 
     def _thrfrg_uncached(self, lay: AnyLayout, op: str) -> AnyLayout:
+        if is_basis_layout(lay):   # a coordinate tensor (TMA's): its modes through the plain answer
+            out_b: AnyLayout = compose_modes(lay, self._thrfrg_uncached(make_layout(lay.shape), op))
+            return out_b
         i, j, tv = _MODES[op]
         if _inner(lay).rank() < 2:
             raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
@@ -281,8 +287,9 @@ class TiledMMA:
 
 
 @lru_cache(maxsize=256)
-def _thrfrg(mma: TiledMMA, lay: AnyLayout, op: str) -> AnyLayout:
-    """thrfrg of a layout, kept: every thread's partition of one tensor starts from it."""
+def _thrfrg(mma: TiledMMA, lay: AnyLayout, op: str, text: str) -> AnyLayout:
+    """thrfrg of a layout, kept: every thread's partition of one tensor starts from it. ``text``, the
+    layout's CuTe text, is in the key: a static ``_256`` and a dynamic ``256`` are equal ints."""
     return mma._thrfrg_uncached(lay, op)
 
 
@@ -360,7 +367,7 @@ class ThrMMA:
         """``thr0``, (ThrV,(ThrI,ThrJ)) -> offset, at this thread."""
         i, j, _l = _MODES[op]
         c = self.thr_vmnk
-        if type(self.thr_idx) is int:
+        if type(self.thr_idx) is int or is_basis_layout(thr0):
             return thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
@@ -417,9 +424,11 @@ class ThrMMA:
         part = self._partition(x, op)
         lay = _layout_of(part, f"partition_fragment_{op}")
         frg = getattr(atom, f"FrgType{op}")
+        if frg.startswith("UMMA::tmem_frg"):      # UMMA: accumulators (and a TS A) in tensor memory
+            return _tmem_fragment(x, frg, _inner(lay).shape)
         if op == "C":        # accumulators: compact, never shaped after the input
             out: Layout = make_layout(_inner(lay).shape)
-        elif frg.startswith("GMMA::smem_desc"):
+        elif "smem_desc<" in frg:
             return _descriptors(x, part, lay, frg, sizeof_bits(getattr(atom, f"ValType{op}")))
         else:
             frag_lay = make_fragment_like(_inner(lay)).layout
@@ -448,7 +457,14 @@ class ThrMMA:
 
     def partition_fragment_C(self, x: Any) -> Any:
         """CuTe's ``partition_fragment_C``: compact column-major registers of the shape of
-        ``partition_C(x)``, element type ``FrgTypeC``."""
+        ``partition_C(x)``, element type ``FrgTypeC``; for an UMMA atom, the accumulator's layout in
+        tensor memory (``UMMA::tmem_frg``: lane * ``TMEM::DP`` + column, see :mod:`.umma`).
+
+        >>> mma = make_tiled_mma("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, "
+        ...                      "UMMA::Major::K, UMMA::Major::K>")
+        >>> print(mma.get_slice(0).partition_fragment_C(make_layout((128, 256), (1024, 1))))
+        ((_128,_256),_1,_1):((_65536,_1),_0,_0)
+        """
         return self._fragment(x, "C")
 
 
@@ -467,6 +483,18 @@ def _descriptors(x: Any, part: Any, lay: AnyLayout, frg: str, bits: int) -> Any:
         raise LayoutError(f"a GMMA descriptor starts on 128 bits: offset {eng.offset} of {bits}-bit values is not")
     start = off // 128 if type(off) is int else off / 128
     return Tensor(make_smem_ptr(eng.name, frg, start), out)
+
+
+def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
+    """An UMMA fragment in tensor memory: its layout (:func:`.umma.tmem_frg_layout`); of a tensor, a
+    tensor over a TMEM pointer where the engine has them, else the layout."""
+    from . import engine
+    from .umma import tmem_frg_layout
+    lay = tmem_frg_layout(frg, shape)
+    make_tmem_ptr = getattr(engine, "make_tmem_ptr", None)
+    if not isinstance(x, Tensor) or make_tmem_ptr is None:
+        return lay
+    return Tensor(make_tmem_ptr("tmem", frg), lay)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),

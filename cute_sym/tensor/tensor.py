@@ -29,7 +29,8 @@ from ..core.integers import IntLike
 from ..layout.layout import Layout, _check_coord, _mk, index_offset, make_layout
 from ..layout.ordered import make_layout_like, make_ordered_layout
 from ..layout.modes import slice_and_offset
-from ..swizzle import ComposedLayout
+from ..swizzle import ComposedLayout, Swizzle
+from ..swizzle.smem_flag import SmemPtrFlag
 from .arith_tuple import ScaledBasis, coprofile_of
 from .basis_layout import filter_zeros as _basis_filter_zeros, is_basis_layout, make_identity_layout
 from .engine import ArrayEngine, CountingEngine, Engine, Pointer, make_gmem_ptr, make_rmem_ptr  # noqa: F401
@@ -226,12 +227,34 @@ def make_tensor(engine: Any, layout: Any, stride: Any = None) -> Tensor:
     (5, '(_3,_4):(_1,_3)')
     """
     eng = _as_engine(engine)
+    if isinstance(layout, ComposedLayout) and isinstance(layout.offset, SmemPtrFlag):
+        return _flagged_tensor(eng, layout)
     if isinstance(layout, (Layout, ComposedLayout)):
         if stride is not None:
             raise LayoutError("make_tensor: a stride cannot follow a layout")
         return Tensor(eng, layout)
     return Tensor(eng, make_layout(unwrap(layout), unwrap(stride)) if stride is not None
                   else make_layout(unwrap(layout)))
+
+
+def _flagged_tensor(eng: Engine, layout: ComposedLayout) -> Tensor:
+    """CuTe's ``make_tensor(smem_ptr, Sw o smem_ptr_flag_bits<B> o L)``: a swizzled smem
+    pointer over ``L`` (``pointer_flagged.hpp``)."""
+    from .atoms.copy_types import sizeof_bits   # the atoms' tables load on first use
+    flag = layout.offset
+    if not isinstance(flag, SmemPtrFlag):  # pragma: no cover - the caller checked
+        raise LayoutError(f"make_tensor: {layout} has no smem_ptr_flag")
+    if not isinstance(eng, Pointer) or eng.space != "smem":
+        raise LayoutError(f"make_tensor: the layout {layout} waits for a shared-memory pointer "
+                          f"(make_smem_ptr), got {eng}: Expected smem.")
+    if eng.dtype is not None and sizeof_bits(eng.dtype) != flag.bits:
+        raise LayoutError(f"make_tensor: the layout {layout} is for {flag.bits}-bit elements, the pointer "
+                          f"{eng} to {sizeof_bits(eng.dtype)}-bit ones: Expected a B-bit pointer type.")
+    sw = layout.layout_a
+    inner = layout.layout_b
+    if not isinstance(sw, Swizzle) or not isinstance(inner, Layout):
+        raise LayoutError(f"make_tensor: expected Swizzle o smem_ptr_flag o Layout, got {layout}")
+    return Tensor(eng.with_swizzle(sw), inner)
 
 
 def make_coord_tensor(layout: Layout) -> Tensor:

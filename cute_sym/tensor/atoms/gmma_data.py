@@ -11,6 +11,12 @@ Every GMMA atom there is ``SM90_64xNxK_<types>_<SS|RS><suffix>`` with
   warpgroup holds, hence stride 0 across the 128 threads);
 * for ``_RS`` (A in registers), ``ALayout = GMMA::ALayout_64xK`` (:data:`RS_A_LAYOUTS`).
 
+The sparse atoms (``SM90::GMMA::SPARSE::GMMA_64xNxK_<types>_<SS|RS><suffix>``, from
+``mma_traits_sm90_gmma_sparse.hpp`` and its ``_ext``) are the same families with twice the K
+(A is 2:1 structured sparse, ``sparse_elem<2,A>``) and one more template argument, the
+``GMMA::SparseSel`` (defaulted ``SparseSel::Zero``); the same N sizes, the same layouts of
+the doubled K.
+
 so one row per family (:data:`FAMILIES`) and the N sizes it exists for generate them all;
 :mod:`cute_sym.tensor.atoms.mma_traits` reads this, nothing else does. Layout texts are
 CuTe notation with ``{N8}`` (N/8), ``{MN}`` and ``{K}`` filled in by the reader.
@@ -20,10 +26,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 __all__ = ["Family", "FAMILIES", "C_LAYOUT", "SMEM_LAYOUT", "RS_A_LAYOUTS", "N_BASE", "N_DENSE", "N_INT8",
-           "SOURCE", "SOURCE_EXT"]
+           "SOURCE", "SOURCE_EXT", "SPARSE_SOURCE", "SPARSE_SOURCE_EXT"]
 
 SOURCE = "cute/atom/mma_traits_sm90_gmma.hpp"
 SOURCE_EXT = "cute/atom/mma_traits_sm90_gmma_ext.hpp (CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED)"
+SPARSE_SOURCE = "cute/atom/mma_traits_sm90_gmma_sparse.hpp"
+SPARSE_SOURCE_EXT = "cute/atom/mma_traits_sm90_gmma_sparse_ext.hpp (CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED)"
 
 #: GMMA::CLayout_64xN: (T128,V) -> (M64,N)
 C_LAYOUT = "((_4,_8,_4),(_2,_2,_{N8})):((_128,_1,_16),(_64,_8,_512))"
@@ -36,6 +44,7 @@ RS_A_LAYOUTS: dict[int, str] = {
     8: "((_4,_8,_4),(_2,_2)):((_64,_1,_16),(_8,_256))",                # 32-bit types
     16: "((_4,_8,_4),(_2,_2,_2)):((_128,_1,_16),(_64,_8,_512))",       # 16-bit types
     32: "((_4,_8,_4),(_4,_2,_2)):((_256,_1,_16),(_64,_8,_1024))",      # 8-bit types
+    64: "((_4,_8,_4),(_8,_2,_2)):((_512,_1,_16),(_64,_8,_2048))",      # sparse 8-bit types
 }
 
 #: The N sizes of mma_traits_sm90_gmma.hpp; the others come from the _ext header.

@@ -55,6 +55,8 @@ SOURCES: dict[str, str] = {
     "SM75_": "cute/atom/mma_traits_sm75.hpp",
     "SM80_": "cute/atom/mma_traits_sm80.hpp",
     "SM89_": "cute/atom/mma_traits_sm89.hpp",
+    "SM90_": "cute/atom/mma_traits_sm90.hpp",
+    "SM100_": "cute/atom/mma_traits_sm100.hpp",
 }
 
 #: Every MMA_Traits specialization of the SM61, SM70, SM75, SM80 and SM89 headers, in the headers'
@@ -106,6 +108,10 @@ MMA_ATOMS: dict[str, Union[Row, Like]] = {
         "SM70_8x4_Row",
         "SM70_8x4_Col",
         "SM70_8x8_32b"),
+    "SM75_16x8x8_F16F16F16F16_TN": Row("half_t half_t half_t half_t", "(_16,_8,_8)", "_32:_1",
+        "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",
+        "((_4,_8),_2):((_16,_1),_8)",
+        "SM80_16x8_Row"),
     "SM75_16x8x8_F32F16F16F32_TN": Row("float half_t half_t float", "(_16,_8,_8)", "_32:_1",
         "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))",
         "((_4,_8),_2):((_16,_1),_8)",
@@ -238,6 +244,34 @@ MMA_ATOMS: dict[str, Union[Row, Like]] = {
                                            "half_t float_e5m2_t float_e5m2_t half_t"),
     "SM89_16x8x32_F16E5M2E4M3F16_TN": Like("SM89_16x8x32_F32E4M3E4M3F32_TN",
                                            "half_t float_e5m2_t float_e4m3_t half_t"),
+    # cute/atom/mma_traits_sm90.hpp: double-precision (DMMA) and complex<double>
+    "SM90_16x8x4_F64F64F64F64_TN": Row("double double double double", "(_16,_8,_4)", "_32:_1",
+        "((_4,_8),_2):((_16,_1),_8)",
+        "((_4,_8),_1):((_8,_1),_0)",
+        "SM80_16x8_Row"),
+    "SM90_16x8x8_F64F64F64F64_TN": Row("double double double double", "(_16,_8,_8)", "_32:_1",
+        "((_4,_8),(_2,_2)):((_16,_1),(_8,_64))",
+        "((_4,_8),_2):((_8,_1),_32)",
+        "SM80_16x8_Row"),
+    "SM90_16x8x16_F64F64F64F64_TN": Row("double double double double", "(_16,_8,_16)", "_32:_1",
+        "((_4,_8),(_2,_4)):((_16,_1),(_8,_64))",
+        "((_4,_8),_4):((_8,_1),_32)",
+        "SM80_16x8_Row"),
+    "SM90_16x8x4_C64C64C64C64_TN": Like("SM90_16x8x4_F64F64F64F64_TN",
+                                        "complex<double> complex<double> complex<double> complex<double>"),
+    "SM90_16x8x8_C64C64C64C64_TN": Like("SM90_16x8x8_F64F64F64F64_TN",
+                                        "complex<double> complex<double> complex<double> complex<double>"),
+    "SM90_16x8x16_C64C64C64C64_TN": Like("SM90_16x8x16_F64F64F64F64_TN",
+                                         "complex<double> complex<double> complex<double> complex<double>"),
+    # cute/atom/mma_traits_sm100.hpp: FFMA2, two fused multiply-adds of one thread (float2)
+    "SM100_2x1x1_F32F32F32F32": Row("float float float float", "(_2,_1,_1)", "_1:_0",
+        "(_1,_2):(_0,_1)",
+        "(_1,_1):(_0,_0)",
+        "(_1,_2):(_0,_1)"),
+    "SM100_1x2x1_F32F32F32F32": Row("float float float float", "(_1,_2,_1)", "_1:_0",
+        "(_1,_1):(_0,_0)",
+        "(_1,_2):(_0,_1)",
+        "(_1,_2):(_0,_1)"),
 }
 
 #: The width in bits of each value type the atoms name (CuTe's sizeof_bits).

@@ -1,8 +1,10 @@
 """MMA_Traits: CuTe's facts about one MMA instruction, looked up by CuTe's struct name.
 
-One generic reader serves every atom: the name is found in the SM61/SM70/SM75/SM80/SM89 table
-(:mod:`.mma_data`), or matched against the SM90 GMMA families (:mod:`.gmma_data`), or is
-``UniversalFMA<D,A,B,C>``; the layouts are CuTe notation read with :func:`cute_sym.parse`.
+One generic reader serves every atom: the name is found in the SM61/SM70/SM75/SM80/SM89/SM90
+DMMA/SM100 FFMA2 table (:mod:`.mma_data`), or matched against the SM90 GMMA families
+(:mod:`.gmma_data`), or is ``UniversalFMA<D,A,B,C>``, or is a templated atom read by
+:mod:`.umma_names` (SM100 UMMA, SM103, SM120, SM90 sparse GMMA); the layouts are CuTe notation
+read with :func:`cute_sym.parse`.
 
 >>> t = MMA_Traits("SM80_16x8x16_F16F16F16F16_TN")
 >>> print(t.Shape_MNK, t.ThrID, t.ValTypeA, t.ValTypeC)
@@ -11,20 +13,26 @@ One generic reader serves every atom: the name is found in the SM61/SM70/SM75/SM
 ((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))
 >>> print(MMA_Traits("SM90_64x32x16_F16F16F16_SS<Major::K,Major::K>").BLayout)
 (_128,(_32,_16)):(_0,(_1,_32))
+>>> u = MMA_Traits("SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, float, 256, 128, UMMA::Major::K, UMMA::Major::K>")
+>>> print(u.Shape_MNK, u.ThrID, u.ALayout)
+(_256,_128,_16) _2:_1 (_2,(_128,_16)):(_128,(_1,_256))
 """
 from __future__ import annotations
 
 import difflib
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, Optional, Union
 
 from ...core.errors import LayoutError
 from ...core.int_tuple import unwrap, wrap
 from ...layout import Layout
 from ...notation import parse
 from . import gmma_data as G
+from .copy_types import ELEMENT_BITS, type_name
 from .mma_data import MMA_ATOMS, NAMED_LAYOUTS, SOURCES, VALUE_BITS, Like, Row
+from .mma_entry import Entry as _Entry
+from .umma_names import template_entry, template_heads
 
 __all__ = ["MMA_Traits", "mma_atom_names", "Major", "ScaleIn", "sizeof_bits"]
 
@@ -41,18 +49,6 @@ class ScaleIn:
 
     One = "ScaleIn::One"
     Neg = "ScaleIn::Neg"
-
-
-class _Entry(NamedTuple):
-    name: str
-    types: tuple[str, str, str, str]     # D, A, B, C
-    frg: tuple[str, str, str]            # FrgTypeA, FrgTypeB, FrgTypeC
-    mnk: str
-    thr: str
-    a: str
-    b: str
-    c: str
-    source: str
 
 
 # ---------------------------------------------------------------- the SM61-SM89 table
@@ -146,7 +142,7 @@ def sizeof_bits(value_type: str) -> int:
     >>> sizeof_bits("half_t"), sizeof_bits("uint4b_t")
     (16, 4)
     """
-    bits = VALUE_BITS.get(value_type)
+    bits = VALUE_BITS.get(value_type) or ELEMENT_BITS.get(type_name(value_type))
     if bits is None:
         raise LayoutError(f"sizeof_bits: unknown value type {value_type!r}; known: {', '.join(VALUE_BITS)}")
     return bits
@@ -162,7 +158,7 @@ def mma_atom_names(every_major: bool = False) -> tuple[str, ...]:
     >>> "SM70_8x8x4_F32F16F16F32_NT" in names, "SM90_64x256x16_F32BF16BF16_RS<Major::K,Major::K>" in names
     (True, True)
     >>> len(names), len(mma_atom_names(every_major=True))
-    (1141, 1429)
+    (1150, 1438)
     """
     out = list(MMA_ATOMS)
     for fam in G.FAMILIES:
@@ -184,15 +180,20 @@ def mma_atom_names(every_major: bool = False) -> tuple[str, ...]:
 
 def _unknown(name: str) -> LayoutError:
     close = difflib.get_close_matches(name, mma_atom_names(), n=5, cutoff=0.75)
+    if "<" in name or not close:          # a template: its name against the templates' names
+        head = "".join(name.split()).partition("<")[0]
+        heads = {h.rpartition("::")[2]: h for h in template_heads()}
+        close = [heads[h] + "<...>" for h in difflib.get_close_matches(head.rpartition("::")[2], heads, n=5,
+                                                                         cutoff=0.75)] or close
     hint = f"; close names: {', '.join(close)}" if close else ""
-    return LayoutError(f"MMA_Traits: no MMA atom named {name!r} in CuTe's SM61/SM70/SM75/SM80/SM89 or SM90 GMMA "
-                       f"headers{hint}")
+    return LayoutError(f"MMA_Traits: no MMA atom named {name!r} in CuTe's SM61-SM90 (GMMA, sparse GMMA, DMMA), "
+                       f"SM100 (UMMA), SM103 or SM120 headers{hint}")
 
 
 @lru_cache(maxsize=1024)
 def _entry(name: str) -> _Entry:
     key = _NS.sub("", "".join(name.split()))       # CuTe's spelling, spaces and namespaces aside
-    e = _table_entry(key) or _gmma_entry(key) or _fma_entry(key)
+    e = _table_entry(key) or _gmma_entry(key) or _fma_entry(key) or template_entry(name)
     if e is None:
         raise _unknown(name)
     return e
@@ -212,6 +213,8 @@ def _read_layout(text: str) -> Layout:
 
 _FIELDS = ("name", "ValTypeD", "ValTypeA", "ValTypeB", "ValTypeC", "FrgTypeA", "FrgTypeB", "FrgTypeC",
            "Shape_MNK", "ThrID", "ALayout", "BLayout", "CLayout", "source")
+# declared only by block-scaled atoms (SFALayout/SFBLayout by SM120's): reading them elsewhere is an AttributeError
+_SF_FIELDS = ("SFVecSize", "SFALayout", "SFBLayout", "ValTypeSF")
 
 
 class MMA_Traits:
@@ -250,7 +253,7 @@ class MMA_Traits:
     MMA_Traits: no MMA atom named 'SM80_16x8x16_F16F16F16F16_NT' ...; close names: SM80_16x8x16_F16F16F16F16_TN, ...
     """
 
-    __slots__ = _FIELDS
+    __slots__ = _FIELDS + _SF_FIELDS
 
     name: str
     ValTypeD: str
@@ -266,6 +269,10 @@ class MMA_Traits:
     BLayout: Layout
     CLayout: Layout
     source: str
+    SFVecSize: int
+    SFALayout: Layout
+    SFBLayout: Layout
+    ValTypeSF: str
 
     def __init__(self, name: Union[str, "MMA_Traits"]) -> None:
         if isinstance(name, MMA_Traits):
@@ -273,6 +280,8 @@ class MMA_Traits:
         if not isinstance(name, str):
             raise LayoutError(f"MMA_Traits takes CuTe's name of an MMA operation, got {type(name).__name__}")
         for k, v in zip(_FIELDS, _values(name)):
+            object.__setattr__(self, k, v)
+        for k, v in _sf_values(name):
             object.__setattr__(self, k, v)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -297,3 +306,14 @@ def _values(name: str) -> tuple[Any, ...]:
     mnk = parse(e.mnk)
     return (e.name, *e.types, *e.frg, wrap(tuple(mnk)), _read_layout(e.thr), _read_layout(e.a),
             _read_layout(e.b), _read_layout(e.c), e.source)
+
+
+@lru_cache(maxsize=1024)
+def _sf_values(name: str) -> tuple[tuple[str, Any], ...]:
+    e = _entry(name)
+    if not e.sf_vec:
+        return ()
+    out: list[tuple[str, Any]] = [("SFVecSize", e.sf_vec), ("ValTypeSF", e.sf_type)]
+    if e.sfa:
+        out += [("SFALayout", _read_layout(e.sfa)), ("SFBLayout", _read_layout(e.sfb))]
+    return tuple(out)
