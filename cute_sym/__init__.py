@@ -571,12 +571,31 @@ def __getattr__(name: str) -> _Any:
     elif name in _PICTURES:
         from .views import draw
         value = _checked(getattr(draw, name))
-    elif name in _ANALYSES:
+    elif name in _ANALYSES or name in _ANALYSES_39:
         from . import analysis
         value = getattr(analysis, name)
     elif name == "bank_svg":
         from .views.banks import bank_svg as value
+    elif name == "proposal_svg":
+        from .views.proposal import proposal_svg as value
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
     return value
+
+
+# ---- issue 39: Hopper/Blackwell analyses and the design search (loaded on first use, as the analyses)
+if TYPE_CHECKING:
+    from .analysis.hopper import MmaOperandCheck, TmaCheck, mma_operand_check, tma_copy_check, tmem_warp_lanes
+    from .analysis.propose import (
+        CopyCandidate, MmaOperand, Scored, SmemCandidate, SmemProposal, TiledCopyProposal, TmaCopy,
+        propose_smem_layout, propose_tiled_copy, smem_candidates,
+    )
+    from .views.proposal import proposal_svg
+_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_check", "tmem_warp_lanes",
+              "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
+              "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
+__all__ += ["MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_check", "tmem_warp_lanes",
+            "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
+            "propose_smem_layout", "propose_tiled_copy", "smem_candidates", "proposal_svg"]
+# ---- end issue 39
