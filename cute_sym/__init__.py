@@ -585,17 +585,13 @@ def __getattr__(name: str) -> _Any:
 
 
 # ---- issue 39: Hopper/Blackwell analyses and the design search (loaded on first use, as the analyses)
+_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_check", "tmem_warp_lanes", "CopyCandidate",
+                "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
+                "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
 if TYPE_CHECKING:
     from .analysis.hopper import MmaOperandCheck, TmaCheck, mma_operand_check, tma_copy_check, tmem_warp_lanes
-    from .analysis.propose import (
-        CopyCandidate, MmaOperand, Scored, SmemCandidate, SmemProposal, TiledCopyProposal, TmaCopy,
-        propose_smem_layout, propose_tiled_copy, smem_candidates,
-    )
+    from .analysis.propose import (CopyCandidate, MmaOperand, Scored, SmemCandidate, SmemProposal, TiledCopyProposal,
+                                   TmaCopy, propose_smem_layout, propose_tiled_copy, smem_candidates)
     from .views.proposal import proposal_svg
-_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_check", "tmem_warp_lanes",
-              "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
-              "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
-__all__ += ["MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_check", "tmem_warp_lanes",
-            "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
-            "propose_smem_layout", "propose_tiled_copy", "smem_candidates", "proposal_svg"]
+__all__ += list(_ANALYSES_39) + ["proposal_svg"]
 # ---- end issue 39

@@ -128,7 +128,7 @@ def smem_candidates(dtype: str, tile_shape: tuple[int, int], majors: Sequence[st
           ``cosize > size``); its atom rows are 16..128 bytes and divide the tile.
 
     >>> [c.name for c in smem_candidates("half_t", (64, 16), majors=("K",))]
-    ['K-major SW32 Sw<1,3,3> o (_8,_16):(_16,_1)', 'K-major INTER (_8,_8):(_8,_1)', 'K-major plain (_64,_16):(_16,_1)', 'K-major padded +8 (_64,_16):(_24,_1)']
+    ['K-major SW32 Sw<1,3,3> o _0 o (_8,_16):(_16,_1)', 'K-major INTER (_8,_8):(_8,_1)', 'K-major plain (_64,_16):(_16,_1)', 'K-major padded +8 (_64,_16):(_24,_1)']
     """
     bits = sizeof_bits(dtype)
     if bits < 8 or bits > 128 or bits & (bits - 1):
