@@ -455,6 +455,8 @@ if TYPE_CHECKING:
     def tile_to_mma_shape(atom: _Union[Layout, ComposedLayout], mma_tile_shape: IntTuple,
                           order: _Any = None) -> _Union[Layout, ComposedLayout]: ...
     def tmem_frg_layout(frg_type: str, tmem_shape: IntTuple) -> Layout: ...
+    def tmem_sf_frg_layout(sf_type: str, n_sm: int, is_sfa: bool, tmem_shape: IntTuple,
+                           alloc: str = "ScaleFactorDuplicated4by1") -> Layout: ...
     # --- end Blackwell UMMA
 
 # public name -> (module, attribute, how it is entered: None as it is, "checked", or _api's options)
@@ -471,7 +473,7 @@ _ATOMS: dict[str, tuple[str, str, _Any]] = {
         "make_tiled_copy", "make_tiled_copy_impl", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
         "make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D")},
     # --- Blackwell UMMA (issue 35, MMA side)
-    **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout")},
+    **{n: ("tensor.umma", n, "checked") for n in ("tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout")},
     # --- end Blackwell UMMA
 }
 # (a literal list: mypy reads re-exports from it)
@@ -482,20 +484,15 @@ __all__ += [
     "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
     "make_tiled_copy_C_atom", "make_cotiled_copy",
     # --- Blackwell UMMA (issue 35, MMA side)
-    "tile_to_mma_shape", "tmem_frg_layout",
+    "tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout",
     # --- end Blackwell UMMA
 ]
-
 # ---- issue 36: the canonical smem layout atoms, TMA copies, GMMA/UMMA descriptors (loaded on first use)
 if TYPE_CHECKING:
     from .tensor.atoms.smem_atoms import smem_layout_atom
-    from .tensor.tma import (
-        TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
-        make_tma_atom_A_sm100, make_tma_atom_B_sm100,
-    )
-    from .tensor.smem_desc import (
-        GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
-    )
+    from .tensor.tma import (TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+                             make_tma_atom_A_sm100, make_tma_atom_B_sm100)
+    from .tensor.smem_desc import GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
     **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition",
@@ -504,12 +501,28 @@ _ATOMS.update({
     **{n: ("tensor.smem_desc", n, "checked") for n in ("make_gmma_desc", "make_umma_desc", "check_mma_smem_layout")},
     **{n: ("tensor.smem_desc", n, None) for n in ("GmmaDescriptor", "UmmaDescriptor")},
 })
-__all__ += [
-    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "make_tma_atom_A_sm100",
-    "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor",
-    "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
-]
+__all__ += ["smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "make_tma_atom_A_sm100",
+            "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy", "make_gmma_desc", "make_umma_desc",
+            "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor"]
 # ---- end issue 36
+# Blackwell TMEM (issue #35, the copy half): TMEM as a memory space, tcgen05.ld/st tiled over a warpgroup
+if TYPE_CHECKING:
+    from .tensor.tmem_space import TMEM_DP, check_warp_lanes, make_tmem_ptr, tmem_address, tmem_column, tmem_lane
+    from .tensor.tmem_copy import make_tmem_copy
+    from .tensor.atoms.copy_sm100_data import tmem_load_to_store
+    from .views.tmem_picture import (latex_tmem_copy, print_latex_tmem_copy, print_svg_tmem_copy, svg_tmem_copy,
+                                     tmem_copy_picture)
+_ATOMS.update({
+    **{n: ("tensor.tmem_space", n, "checked") for n in ("TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address",
+                                                         "tmem_column", "tmem_lane")},
+    "make_tmem_copy": ("tensor.tmem_copy", "make_tmem_copy", "checked"),
+    "tmem_load_to_store": ("tensor.atoms.copy_sm100_data", "tmem_load_to_store", "checked"),
+    **{n: ("views.tmem_picture", n, "checked") for n in ("latex_tmem_copy", "print_latex_tmem_copy",
+                                                         "print_svg_tmem_copy", "svg_tmem_copy", "tmem_copy_picture")},
+})
+__all__ += ["TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane", "make_tmem_copy",
+            "tmem_load_to_store", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
+            "tmem_copy_picture"]
 
 
 def _atom_attr(name: str) -> _Any:
@@ -537,11 +550,8 @@ def _atom_attr(name: str) -> _Any:
 # The Jupyter reprs are wired here, at the top: the lower layers never import views (see views.notebook).
 from .views import notebook as _notebook
 _notebook.wire(Layout, ComposedLayout, Tensor)      # TiledMMA and TiledCopy when they load (_atom_attr)
-
 if TYPE_CHECKING:
-    from .views.draw import (
-        latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg,
-    )
+    from .views.draw import latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg
     from .analysis.vector import VectorWidth, vector_width
     from .analysis.banks import BankConflicts, bank_conflicts
     from .analysis.coalescing import Coalescing, coalescing
@@ -551,12 +561,9 @@ if TYPE_CHECKING:
 _PICTURES = ("latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg")
 _ANALYSES = ("BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
              "coalescing", "vector_width")
-
-__all__ += [
-    "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
-    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
-    "coalescing", "vector_width", "bank_svg",
-]
+__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
+            "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+            "coalescing", "vector_width", "bank_svg"]
 
 
 def __getattr__(name: str) -> _Any:
@@ -574,10 +581,9 @@ def __getattr__(name: str) -> _Any:
     elif name in _ANALYSES or name in _ANALYSES_39:
         from . import analysis
         value = getattr(analysis, name)
-    elif name == "bank_svg":
-        from .views.banks import bank_svg as value
-    elif name == "proposal_svg":
-        from .views.proposal import proposal_svg as value
+    elif name in ("bank_svg", "proposal_svg"):   # proposal_svg: issue 39
+        from .views import banks, proposal
+        value = getattr(banks if name == "bank_svg" else proposal, name)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
@@ -589,9 +595,6 @@ _ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_ch
                 "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
                 "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
 if TYPE_CHECKING:
-    from .analysis.hopper import MmaOperandCheck, TmaCheck, mma_operand_check, tma_copy_check, tmem_warp_lanes
-    from .analysis.propose import (CopyCandidate, MmaOperand, Scored, SmemCandidate, SmemProposal, TiledCopyProposal,
-                                   TmaCopy, propose_smem_layout, propose_tiled_copy, smem_candidates)
+    from .analysis import *  # noqa: F401,F403 - the names of _ANALYSES_39 (analysis/__init__.py's __all__)
     from .views.proposal import proposal_svg
-__all__ += list(_ANALYSES_39) + ["proposal_svg"]
-# ---- end issue 39
+__all__ += list(_ANALYSES_39) + ["proposal_svg"]  # ---- end issue 39

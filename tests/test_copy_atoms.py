@@ -22,6 +22,8 @@ ELEMENTS = ("int4_t", "int8_t", "half_t", "bfloat16_t", "float",
 def op_names() -> list[str]:
     out: list[str] = []
     for name, e in COPY_TRAITS.items():
+        if e.val_id is not None:  # the TMEM copies: every thread names the whole footprint (tests/test_tmem.py)
+            continue
         if e.params == "":
             out.append(name)
         elif e.params == "bits":
@@ -228,3 +230,29 @@ def test_atom_is_immutable_and_compares_by_value() -> None:
     with pytest.raises(AttributeError):
         a.ValType = "float"  # type: ignore[misc]
     assert Copy_Atom(a, "float").ValType == "float"
+
+
+# ------------------------------------------------------------------ the SM100 tensor-memory copies
+def test_the_tmem_rows_are_read_by_the_same_reader_with_their_valid() -> None:
+    tmem = [n for n, e in COPY_TRAITS.items() if e.val_id is not None]
+    assert len(tmem) == 162 and all(n.startswith(("SM100_TMEM_", "SM100_UTCCP_")) for n in tmem)
+    for name in tmem[::9]:
+        t = Copy_Traits(name)
+        assert t.is_tmem and size(t.SrcLayout[0]) == size(t.DstLayout[0]) == size(t.ThrID)
+        # a copy atom of any 32-bit element recasts the bit layouts as for every other operation
+        a = Copy_Atom(name, "float")
+        assert size(a.ValLayoutSrc) * 32 == size(t.SrcLayout) and size(a.ValLayoutDst) * 32 == size(t.DstLayout)
+    for name in OPS:
+        assert not Copy_Traits(name).is_tmem
+
+
+@pytest.mark.parametrize("text", ["cute::SM75_U32x4_LDSM_N", "SM75_U32x4_LDSM_N{}", "  SM75_U32x4_LDSM_N"])
+def test_qualified_and_value_initialised_names_are_the_operation(text: str) -> None:
+    assert Copy_Traits(text) == Copy_Traits("SM75_U32x4_LDSM_N")
+
+
+def test_a_misspelt_operation_is_told_the_closest_names() -> None:
+    with pytest.raises(cs.LayoutError, match="did you mean SM75_U32x4_LDSM_N"):
+        Copy_Traits("SM75_U32X4_LDSM_N")
+    with pytest.raises(cs.LayoutError, match=r"CopyOperation: 'NoSuchCopy'$"):
+        Copy_Traits("NoSuchCopy")

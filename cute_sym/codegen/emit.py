@@ -36,7 +36,7 @@ import sympy
 
 from ..algebra import coalesce
 from ..core.errors import LayoutError
-from .expr import dynamic_divisors, index_expr
+from .expr import FloorDiv, dynamic_divisors, index_expr
 from ..core.int_tuple import iter_leaves, product
 from ..layout.layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
@@ -201,6 +201,28 @@ def _tensor_parts(t: Tensor, lang: str) -> tuple[Any, Any]:
     return t.layout, eng.offset
 
 
+def _tmem_address(e: Any, t: Tensor, prm: list[str], desc: str) -> tuple[Any, list[str], str]:
+    """A TMEM tensor's element ``i`` as its TMEM word address: ``base + (lane << 16) + column``,
+    which is ``base + (offset >> OffsetShift)`` (the elements of a narrower type share a column; see
+    :mod:`cute_sym.tensor.tmem_space`). The base is a parameter named after the pointer's base,
+    unless that is ``tmem`` (``make_tmem_ptr(T, addr)``: the absolute address is in the offset)."""
+    from ..tensor.tmem_space import TMEM_DP
+    eng = t.engine
+    assert isinstance(eng, Pointer)
+    per_word = TMEM_DP(eng.dtype or "uint32_t") >> 16
+    e = FloorDiv(e, per_word) if per_word > 1 else e
+    if eng.name != "tmem":
+        if not _IDENT.match(eng.name):
+            raise LayoutError(f"emit: the TMEM base {eng.name!r} is not an identifier")
+        e = e + sympy.Symbol(eng.name, integer=True, nonnegative=True)
+        prm = sorted(set(prm) | {eng.name})
+    base = "its base" if eng.name == "tmem" else eng.name
+    off = f"(offset >> {per_word.bit_length() - 1})" if per_word > 1 else "offset"
+    desc = (f"TMEM address (lane << 16 | column) of element i of the tensor {t}: {base} + {off} (0 <= i < "
+            + desc.rsplit("(0 <= i < ", 1)[1])
+    return e, prm, desc
+
+
 def _flat_str(e: Any) -> str:
     if isinstance(e, tuple):
         return "(" + ", ".join(_flat_str(x) for x in e) + ")"
@@ -218,7 +240,8 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
     swizzled :class:`ComposedLayout` ``Sw<B,M,S> o O o L`` (the offset of ``L``
     plus ``O``, then the swizzle's xor), a :class:`~cute_sym.tensor.Tensor` over a pointer
     (element ``i``'s offset from the pointer's base: its offset plus its layout's, the
-    symbols of both parameters), a sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
+    symbols of both parameters; over a TMEM pointer, the element's TMEM address ``base + (lane << 16) +
+    column``, the base a parameter named as the pointer's), a sympy expression from :func:`~cute_sym.codegen.expr.index_expr` /
     :func:`~cute_sym.codegen.expr.coord_expr`, or a tuple of them (several outputs).
     ``lang`` is one of
 
@@ -304,6 +327,8 @@ def emit(obj: Any, lang: str, name: str = "offset", params: Optional[list[str]] 
             prm = sorted(set(prm) | {x.name for x in sympy.sympify(base).free_symbols} - set(idx))
         desc = f"Offset of element i of the tensor {tensor} from its pointer's base (0 <= i < " \
             + desc.rsplit("(0 <= i < ", 1)[1]
+        if isinstance(tensor.engine, Pointer) and tensor.engine.space == "tmem":
+            e, prm, desc = _tmem_address(e, tensor, prm, desc)
     args = idx + prm
     if params is not None:
         if sorted(params) != sorted(args):

@@ -28,6 +28,7 @@ from .basis_layout import is_basis_layout
 from .atoms.copy_atom import Copy_Atom
 from .tensor import Tensor
 from .thread_index import index_formula, thread_index_arg
+from .tmem_space import check_warp_lanes, is_tmem
 
 LayoutLike = Union[Layout, ComposedLayout]
 
@@ -338,7 +339,11 @@ class ThrCopy:
         lay, off = self._split(x, which)
         if isinstance(x, (Layout, ComposedLayout)):
             return lay
-        return Tensor(x.engine + off, lay)
+        out = Tensor(x.engine + off, lay)
+        traits = self.tiled_copy.Traits
+        if is_tmem(out) and traits.is_tmem and size(traits.ThrID) == 32:  # tcgen05.ld/st: the warp's lanes
+            check_warp_lanes(out, self.thr_idx, f"partition_{which}")
+        return out
 
     def partition_S(self, x: Any) -> Any:
         """The thread's source elements of the (M,N,...) tensor ``x``: ``(CPY_V, CPY_M, CPY_N, ...)``

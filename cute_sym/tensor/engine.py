@@ -40,7 +40,7 @@ __all__ = [
     "make_counting_engine",
 ]
 
-_SPACES = ("gmem", "smem", "rmem")
+_SPACES = ("gmem", "smem", "rmem", "tmem")
 
 
 def _add_offset(a: IntLike, b: Any) -> IntLike:
@@ -64,7 +64,7 @@ def _offset_str(x: IntLike) -> str:
 class Pointer:
     """A symbolic pointer ``space_ptr[dtype](name + offset)``.
 
-    @pre ``space`` is ``gmem``, ``smem`` or ``rmem``; ``name`` a non-empty string; ``offset`` an integer.
+    @pre ``space`` is ``gmem``, ``smem``, ``rmem`` or ``tmem`` (see :mod:`cute_sym.tensor.tmem_space`); ``name`` a non-empty string; ``offset`` an integer.
     @post immutable; ``(p + a) + b == p + (a + b)``; ``p[k] == p + k``.
 
     >>> p = Pointer("gmem", "A", "float", 8)

@@ -487,14 +487,15 @@ def _descriptors(x: Any, part: Any, lay: AnyLayout, frg: str, bits: int) -> Any:
 
 def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
     """An UMMA fragment in tensor memory: its layout (:func:`.umma.tmem_frg_layout`); of a tensor, a
-    tensor over a TMEM pointer where the engine has them, else the layout."""
-    from . import engine
-    from .umma import tmem_frg_layout
+    tensor over a TMEM pointer at address 0 (CuTe's ``make_tmem_ptr<ValueType>()``), else the layout."""
+    from .tmem_space import make_tmem_ptr
+    from .umma import _FRG, tmem_frg_layout
     lay = tmem_frg_layout(frg, shape)
-    make_tmem_ptr = getattr(engine, "make_tmem_ptr", None)
-    if not isinstance(x, Tensor) or make_tmem_ptr is None:
+    if not isinstance(x, Tensor):
         return lay
-    return Tensor(make_tmem_ptr("tmem", frg), lay)
+    m = _FRG.fullmatch("".join(frg.split()))
+    assert m is not None        # tmem_frg_layout has read it
+    return Tensor(make_tmem_ptr(m[2], 0), lay)      # CuTe's make_tmem_ptr<ValueType>(): address 0
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),

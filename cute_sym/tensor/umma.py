@@ -18,12 +18,12 @@ import re
 from typing import Any
 
 from ..core.errors import LayoutError, RankError
-from ..core.int_tuple import compact_col_major, flatten, product_each, unwrap
+from ..core.int_tuple import compact_col_major, leaves, product_each, unwrap
 from ..layout import Layout, make_layout, size
 from ..swizzle import ComposedLayout, composition, tiled_divide, tiled_product, tile_to_shape
 from .atoms.copy_types import sizeof_bits
 
-__all__ = ["tile_to_mma_shape", "tmem_frg_layout", "TMEM_LANES", "TMEM_COLUMNS"]
+__all__ = ["tile_to_mma_shape", "tmem_frg_layout", "tmem_sf_frg_layout", "TMEM_LANES", "TMEM_COLUMNS"]
 
 #: Tensor memory: 128 lanes (data paths) of 512 32-bit columns an SM
 TMEM_LANES = 128
@@ -105,7 +105,7 @@ def tmem_frg_layout(frg_type: str, tmem_shape: Any) -> Layout:
     shp = unwrap(tmem_shape)
     if type(shp) is not tuple or type(shp[0]) is not tuple or len(shp[0]) != 2:
         raise RankError(f"{frg_type}: Expected post-partitioned shape ((M_MMA,N_MMA),...), got {tmem_shape}")
-    if any(type(x) is not int for x in flatten(shp)):
+    if any(type(x) is not int for x in leaves(shp)):
         raise LayoutError(f"{frg_type}: a TMEM allocation has a static shape, got {tmem_shape}")
     if size(make_layout(shp)) * sbits > TMEM_LANES * TMEM_COLUMNS * 32:
         raise LayoutError(f"{frg_type}: Requesting more TMEM than is available ({tmem_shape} of {storage}).")
@@ -136,5 +136,46 @@ def tmem_frg_layout(frg_type: str, tmem_shape: Any) -> Layout:
     logical = tiled_product(atom, rest_layout)
     restride = make_layout((128, 16384), (_tmem_dp(vbits), sbits // vbits))
     out = composition(restride, logical)
+    assert isinstance(out, Layout)
+    return out
+
+
+def tmem_sf_frg_layout(sf_type: str, n_sm: int, is_sfa: bool, tmem_shape: Any,
+                       alloc: str = "ScaleFactorDuplicated4by1") -> Layout:
+    """The TMEM layout of a block-scaled UMMA's scale factors, ``make_tensor<FrgTypeSFA/SFB>(shape)``
+    (CuTe's ``UMMA::tmem_sf_frg<sf_type, SFVecSize, N_SM, Is_SFA, alloc>::make``), over an
+    MMA-SF-partitioned shape ``((MMA_MN,(VecSize,NSF)),MMA_MNs,MMA_Ks,...)``: one scale factor
+    for ``VecSize`` values of K (stride 0 over them), the MN rows in 32-lane subpartitions
+    replicated 4 times (4x1 data path; SFB of a 2-SM atom may take the 2x2 one,
+    ``alloc="ScaleFactorDuplicated2by2"``), the NSF factors 4 columns apart.
+
+    @pre mode 0 is ``(MMA_MN,(VecSize,NSF))``, rank >= 3, static; MMA_MN a multiple of 32
+         (of 64 for the 2x2 path, which is SFB of a 2-SM atom only).
+    @post ``size<0>(result)`` is ``MMA_MN * VecSize * NSF`` values of ``4 * MMA_MN * NSF`` cells.
+
+    >>> print(tmem_sf_frg_layout("float_ue8m0_t", 1, True, ((128, (32, 4)), 1, 2)))
+    ((((_32,_4),_4),(_32,_4)),_1,_2):((((_262144,_4),_8388608),(_0,_1)),_0,_16)
+    """
+    shp = unwrap(tmem_shape)
+    if (type(shp) is not tuple or len(shp) < 3 or type(shp[0]) is not tuple or len(shp[0]) != 2
+            or type(shp[0][1]) is not tuple or len(shp[0][1]) != 2):
+        raise RankError(f"tmem_sf_frg: Expected an MMA-SF partitioned shape ((MMA_MN,(VecSize,NSF)),...), "
+                        f"got {tmem_shape}")
+    if any(type(x) is not int for x in leaves(shp)):
+        raise LayoutError(f"tmem_sf_frg: a TMEM allocation has a static shape, got {tmem_shape}")
+    mn, vs, nsf = size(make_layout(shp[0][0])), shp[0][1][0], shp[0][1][1]
+    restride = make_layout((128, 16384), (_tmem_dp(sizeof_bits(sf_type)), 1))
+    if is_sfa or alloc == "ScaleFactorDuplicated4by1":
+        if mn % 32:
+            raise LayoutError(f"tmem_sf_frg: MMA_MN = {mn} is not a multiple of the 32 lanes of a subpartition")
+        atom = make_layout((((32, mn // 32), 4), (vs, nsf)), (((1, 512), 32), (0, 128)))
+    elif alloc == "ScaleFactorDuplicated2by2" and n_sm == 2:
+        if mn % 64:
+            raise LayoutError(f"tmem_sf_frg: MMA_MN = {mn} is not a multiple of 64 (2x2 data path)")
+        atom = make_layout((((32, mn // 64), 2, 2), (vs, nsf)), (((1, 512), 64, 32), (0, 128)))
+    else:
+        raise LayoutError(f"tmem_sf_frg: alloc {alloc!r} is ScaleFactorDuplicated4by1, or ...2by2 for the SFB "
+                          "of a 2-SM atom")
+    out = composition(restride, tiled_product(atom, make_layout(tuple(shp[1:]))))
     assert isinstance(out, Layout)
     return out

@@ -227,11 +227,17 @@ class MMA_Traits:
     ``"GMMA::smem_desc<Major::K>"``); ``name`` (canonical spelling) and ``source`` (header).
 
     GMMA names take their template arguments as CuTe's (``<Major::K,Major::MN>``, optional
-    ``ScaleIn`` pairs; namespaces and spaces are ignored).
+    ``ScaleIn`` pairs; namespaces and spaces are ignored). Templated atoms (SM100 UMMA, SM103,
+    SM120, SM90 sparse GMMA) are named as C++ types with their arguments
+    (``SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>``,
+    see :mod:`.umma_names`); block-scaled ones also have ``SFVecSize`` and ``ValTypeSF``, SM120's
+    ``SFALayout``/``SFBLayout`` ((thread, value) -> (m,k) / (n,k) of the scale factors) -- on
+    other atoms these are AttributeErrors, as CuTe declares none.
 
-    @pre ``name`` is an MMA operation of CuTe's SM61/SM70/SM75/SM80/SM89 headers, an SM90 GMMA
-         ``_SS``/``_RS`` atom, or ``UniversalFMA<D,A,B,C>``; otherwise a :class:`LayoutError`
-         lists the close names.
+    @pre ``name`` is an MMA operation of CuTe's SM61/SM70/SM75/SM80/SM89/SM90 (DMMA) headers, an
+         SM90 GMMA ``_SS``/``_RS`` atom, ``UniversalFMA<D,A,B,C>``, SM100 FFMA2, or a templated
+         atom whose arguments meet CuTe's constraints; otherwise a :class:`LayoutError` names the
+         violated constraint or lists the close names.
     @post the layouts print exactly as CuTe prints them; ``ALayout`` maps ``size(ThrID) x V``
           (thread, value) pairs one-to-one onto the ``M*K`` elements (GMMA ``_SS``: every thread
           onto all of them), and so do ``BLayout`` (``N*K``) and ``CLayout`` (``M*N``), except

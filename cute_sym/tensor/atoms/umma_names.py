@@ -157,7 +157,7 @@ def _umma(t: Template, args: tuple[str, ...], name: str) -> Entry:
 
 
 def _sm120(t: S.Sm120Template, args: tuple[str, ...]) -> Entry:
-    params = (Param("type", "a_type"), Param("type", "b_type"), Param("type", "c_type"))
+    params: tuple[Param, ...] = (Param("type", "a_type"), Param("type", "b_type"), Param("type", "c_type"))
     if t.vs:
         params += (Param("type", "sf_type"), Param("int", "VS"))
     vals, text = _bind(t.name, params, args, "")
@@ -259,12 +259,13 @@ def umma_atom_names() -> tuple[str, ...]:
                             sf = "float_ue8m0_t"
                         else:
                             sf = "float_ue4m3_t" if t.vs else "float_ue8m0_t"
-                        args = {"ss": [a, b, c, m, n], "ts": [a, b, c, m, n], "s8_ss": [a, b, c, m, n],
+                        table: dict[str, list[object]] = {"ss": [a, b, c, m, n], "ts": [a, b, c, m, n], "s8_ss": [a, b, c, m, n],
                                 "ss_scaled": [a, b, c, m, n], "ts_scaled": [a, b, c, m, n],
                                 "interleaved": [m, n], "mx": [a, b, c, sf, m, n],
-                                "mx_vs": [a, b, c, sf, m, n, vs]}[t.params]
-                        majors = [f"UMMA::Major::{ma}", f"UMMA::Major::{mb}"]
-                        more = ["1"] if t.params.endswith("scaled") else []
+                                "mx_vs": [a, b, c, sf, m, n, vs]}
+                        args = table[t.params]
+                        majors: list[object] = [f"UMMA::Major::{ma}", f"UMMA::Major::{mb}"]
+                        more: list[object] = ["1"] if t.params.endswith("scaled") else []
                         out.append(f"{prefix}{t.name}<{', '.join(map(str, args + majors + more))}>")
     return tuple(out)
 
