@@ -591,9 +591,9 @@ def __getattr__(name: str) -> _Any:
 
 
 # ---- issue 39: Hopper/Blackwell analyses and the design search (loaded on first use, as the analyses)
-_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "mma_operand_check", "tma_copy_check", "tmem_warp_lanes", "CopyCandidate",
-                "MmaOperand", "Scored", "SmemCandidate", "SmemProposal", "TiledCopyProposal", "TmaCopy",
-                "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
+_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "TmemCheck", "mma_operand_check", "tma_copy_check", "tmem_copy_check",
+                "tmem_warp_lanes", "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal",
+                "TiledCopyProposal", "TmaCopy", "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
 if TYPE_CHECKING:
     from .analysis import *  # noqa: F401,F403 - the names of _ANALYSES_39 (analysis/__init__.py's __all__)
     from .views.proposal import proposal_svg

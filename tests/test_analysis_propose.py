@@ -257,3 +257,37 @@ def test_bad_requests_raise_layout_errors() -> None:
         propose_tiled_copy(parse("(_64,_32):(_2,_128)"), "half_t")     # no unit-stride mode
     with pytest.raises(LayoutError):
         MmaOperand("XMMA", "K")
+
+
+TMEM_CASES = [("SM100_TMEM_LOAD_32dp32b8x", "float", "((_128,_64),_1,_1):((_65536,_1),_0,_0)", 0),
+              ("SM100_TMEM_LOAD_32dp32b1x", "float", "((_128,_32),_1,_1):((_65536,_1),_0,_0)", 0),
+              ("SM100_TMEM_LOAD_16dp256b1x", "float", "((_128,_64),_1,_1):((_65536,_1),_0,_0)", 0),
+              ("SM100_TMEM_LOAD_32dp32b8x", "float", "((_128,_64),_1,_1):((_65536,_1),_0,_0)", 32),
+              ("SM100_TMEM_STORE_32dp32b4x", "float", "((_128,_32),_1,_1):((_65536,_1),_0,_0)", 0)]
+
+
+@pytest.mark.parametrize("k", range(len(TMEM_CASES)))
+def test_tmem_copy_check_against_each_partition(k: int) -> None:
+    """tmem_copy_check's lanes and legality against every thread's own partition (check_warp_lanes)."""
+    import cute_sym as cs
+    from cute_sym.analysis import tmem_copy_check
+    op, dtype, text, lane0 = TMEM_CASES[k]
+    acc = cs.make_tensor(cs.make_tmem_ptr(dtype, "acc") + lane0 * cs.TMEM_DP(dtype), parse(text))
+    tc = cs.make_tmem_copy(op, cs.make_tensor(cs.make_tmem_ptr(dtype, "acc"), parse(text)))
+    side = "D" if "STORE" in op else "S"
+    got = tmem_copy_check(tc, acc, side)
+    bad = 0
+    for t in range(0, 128, 5):
+        thr = tc.get_slice(t)
+        try:
+            cs.check_warp_lanes(thr.partition_S(acc) if side == "S" else thr.partition_D(acc), t)
+        except LayoutError:
+            bad += 1
+            continue
+        part = thr.partition_S(acc) if side == "S" else thr.partition_D(acc)
+        lanes = {cs.tmem_lane(part.engine + part.layout(i)) for i in range(part.layout.size())}
+        lo, hi = got.lanes[t // 32]
+        assert lo <= min(lanes) and max(lanes) <= hi
+    assert got.legal == (bad == 0), str(got)
+    # the four warps' instructions move the whole tensor, once
+    assert 4 * got.instructions * got.bytes == parse(text).size() * 4

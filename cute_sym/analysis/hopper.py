@@ -27,7 +27,7 @@ from ..swizzle import ComposedLayout
 from .cases import Cases
 
 __all__ = ["TmaCheck", "tma_copy_check", "MmaOperandCheck", "mma_operand_check", "tmem_warp_lanes",
-           "TMEM_LANES_PER_WARP"]
+           "TMEM_LANES_PER_WARP", "TmemCheck", "tmem_copy_check"]
 
 TMEM_LANES_PER_WARP = 32      # tcgen05.ld/st: warp w of a warpgroup reaches lanes 32*(w%4) .. +31
 
@@ -223,3 +223,88 @@ def tmem_warp_lanes(warp: int) -> range:
         raise LayoutError(f"tmem_warp_lanes: a warp is a non-negative int, got {warp!r}")
     q = warp % 4
     return range(TMEM_LANES_PER_WARP * q, TMEM_LANES_PER_WARP * (q + 1))
+
+
+class TmemCheck:
+    """A TMEM load/store partition: ``legal`` (else ``reason``: the first thread that leaves its
+    warp's lanes), per warp ``lanes`` and ``columns`` reached (``(first, last)``), ``instructions``
+    (atom calls per thread) and ``bytes`` a warp moves per instruction."""
+    __slots__ = ("legal", "reason", "lanes", "columns", "instructions", "bytes")
+
+    def __init__(self, legal: bool, reason: str, lanes: tuple[tuple[int, int], ...],
+                 columns: tuple[tuple[int, int], ...], instructions: int, nbytes: int) -> None:
+        for k, v in (("legal", legal), ("reason", reason), ("lanes", lanes), ("columns", columns),
+                     ("instructions", instructions), ("bytes", nbytes)):
+            object.__setattr__(self, k, v)
+
+    legal: bool
+    reason: str
+    lanes: tuple[tuple[int, int], ...]
+    columns: tuple[tuple[int, int], ...]
+    instructions: int
+    bytes: int
+
+    __reduce__ = frozen_reduce
+    __copy__ = frozen_copy
+    __deepcopy__ = frozen_deepcopy
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("TmemCheck is immutable")
+
+    def __str__(self) -> str:
+        head = "legal" if self.legal else f"illegal: {self.reason}"
+        warps = "; ".join(f"warp {w}: lanes {a}..{b}, columns {c}..{d}"
+                          for w, ((a, b), (c, d)) in enumerate(zip(self.lanes, self.columns)))
+        return f"{head}: {self.instructions} instruction(s) a thread, {self.bytes} bytes a warp each; {warps}"
+
+
+def tmem_copy_check(copy: Any, tmem: Any, side: str = "S") -> TmemCheck:
+    """Which TMEM lanes and columns each warp of a TMEM copy (``make_tmem_copy``) reaches in the
+    TMEM tensor ``tmem`` (its source, ``side="S"``, for a load; destination ``"D"`` for a store),
+    how many instructions a thread issues, and whether every warp stays in its lane quarter.
+
+    @pre ``copy`` is a tiled TMEM copy; ``tmem`` a static tensor over a TMEM pointer.
+    @post ``lanes[w]``/``columns[w]`` are the least and greatest lane/column of the elements the
+          threads of warp ``w`` reach (``tidfrg_S/D`` of the tensor's layout from its base);
+          ``legal`` iff every warp's lanes lie in :func:`tmem_warp_lanes` of it (the rule
+          ``check_warp_lanes`` enforces on each thread's partition).
+
+    >>> import cute_sym as cs
+    >>> acc = cs.make_tensor(cs.make_tmem_ptr("float", "acc"), cs.parse("((_128,_64),_1,_1):((_65536,_1),_0,_0)"))
+    >>> print(tmem_copy_check(cs.make_tmem_copy("SM100_TMEM_LOAD_32dp32b8x", acc), acc))
+    legal: 8 instruction(s) a thread, 1024 bytes a warp each; warp 0: lanes 0..31, columns 0..63; warp 1: lanes 32..63, columns 0..63; warp 2: lanes 64..95, columns 0..63; warp 3: lanes 96..127, columns 0..63
+    """
+    from ..tensor.copy import TiledCopy
+    from ..tensor.tmem_space import TMEM_DP, is_tmem
+    from .tables import layout_table
+    if not isinstance(copy, TiledCopy) or not is_tmem(tmem):
+        raise LayoutError("tmem_copy_check: expected a tiled TMEM copy and a tensor over a TMEM pointer")
+    part = copy.tidfrg_S(tmem.layout) if side == "S" else copy.tidfrg_D(tmem.layout)
+    base = tmem.engine.offset
+    if not isinstance(part, Layout) or type(base) is not int:
+        raise UndecidableError("a static TMEM tensor and base", "tmem_copy_check: the tensor or its base is symbolic")
+    tab = layout_table(part)
+    if tab is None or tab.syms:
+        raise UndecidableError("a static TMEM partition", "tmem_copy_check: the partition is not static")
+    dtype = tmem.engine.dtype or "uint32_t"
+    dp = TMEM_DP(dtype)
+    shift = dp.bit_length() - 17
+    nthr, rest = int(size(part[0])), len(tab.const) // int(size(part[0]))
+    lanes: list[tuple[int, int]] = []
+    cols: list[tuple[int, int]] = []
+    reason = ""
+    for w in range(-(-nthr // 32)):
+        offs = [base + tab.const[t + nthr * j] for t in range(32 * w, min(32 * w + 32, nthr)) for j in range(rest)]
+        ls = [o // dp for o in offs]
+        cs_ = [(o % dp) >> shift for o in offs]
+        lanes.append((min(ls), max(ls)))
+        cols.append((min(cs_), max(cs_)))
+        q = tmem_warp_lanes(w)
+        if not reason and (min(ls) < q.start or max(ls) >= q.stop):
+            bad = next(l for l in ls if not q.start <= l < q.stop)
+            reason = (f"warp {w} reaches TMEM lane {bad}, but may reach only lanes {q.start}..{q.stop - 1} "
+                      f"(tcgen05.ld/st: warp w accesses lanes 32*(w%4)..32*(w%4)+31)")
+    calls = int(size(part[1][1])) * int(size(part[2]))
+    nbytes = int(copy.AtomNumVal) * copy.bits // 8
+    return TmemCheck(not reason, reason, tuple(lanes), tuple(cols), calls, nbytes)
+
