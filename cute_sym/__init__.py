@@ -562,13 +562,9 @@ __all__ += [
 # ---- issue 36: the canonical smem layout atoms, TMA copies, GMMA/UMMA descriptors (loaded on first use)
 if TYPE_CHECKING:
     from .tensor.atoms.smem_atoms import smem_layout_atom
-    from .tensor.tma import (
-        TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
-        make_tma_atom_A_sm100, make_tma_atom_B_sm100,
-    )
-    from .tensor.smem_desc import (
-        GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
-    )
+    from .tensor.tma import (TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+                             make_tma_atom_A_sm100, make_tma_atom_B_sm100)
+    from .tensor.smem_desc import GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
     **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition",
@@ -668,9 +664,7 @@ from .views import notebook as _notebook
 _notebook.wire(Layout, ComposedLayout, Tensor, Swizzle)      # TiledMMA and TiledCopy when they load (_atom_attr)
 
 if TYPE_CHECKING:
-    from .views.draw import (
-        latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg,
-    )
+    from .views.draw import latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg
     from .analysis.vector import VectorWidth, vector_width
     from .analysis.banks import BankConflicts, bank_conflicts
     from .analysis.coalescing import Coalescing, coalescing
@@ -680,12 +674,9 @@ if TYPE_CHECKING:
 _PICTURES = ("latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg")
 _ANALYSES = ("BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
              "coalescing", "vector_width")
-
-__all__ += [
-    "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
-    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
-    "coalescing", "vector_width", "bank_svg",
-]
+__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
+            "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+            "coalescing", "vector_width", "bank_svg"]
 
 
 def __getattr__(name: str) -> _Any:
@@ -702,11 +693,13 @@ def __getattr__(name: str) -> _Any:
     elif name in _PICTURES:
         from .views import draw
         value = _checked(getattr(draw, name))
-    elif name in _ANALYSES:
+    elif name in _ANALYSES or name in _ANALYSES_39:
         from . import analysis
         value = getattr(analysis, name)
     elif name == "bank_svg":
         from .views.banks import bank_svg as value
+    elif name == "proposal_svg":       # issue 39
+        from .views.proposal import proposal_svg as value
     elif name in _TMA_PICTURES:       # issue 36
         from .views import tma_picture
         value = _checked(getattr(tma_picture, name))
@@ -714,3 +707,13 @@ def __getattr__(name: str) -> _Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
     return value
+
+
+# ---- issue 39: Hopper/Blackwell analyses and the design search (loaded on first use, as the analyses)
+_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "TmemCheck", "mma_operand_check", "tma_copy_check", "tmem_copy_check",
+                "tmem_warp_lanes", "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal",
+                "TiledCopyProposal", "TmaCopy", "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
+if TYPE_CHECKING:
+    from .analysis import *  # noqa: F401,F403 - the names of _ANALYSES_39 (analysis/__init__.py's __all__)
+    from .views.proposal import proposal_svg
+__all__ += list(_ANALYSES_39) + ["proposal_svg"]  # ---- end issue 39
