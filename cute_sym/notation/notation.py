@@ -314,7 +314,7 @@ def _layout(shape: Any, stride: Any) -> Layout:
     """``shape:stride`` read: checked as any user's layout; a stride with scaled bases (an
     identity layout's ``_1@0``) is checked for congruence here, its leaves being values.
 
-    (The scaled basis is a pure value of ``core.arith_tuple``, below this layer, so the notation
+    (The scaled basis is a pure value of ``stride.basis``, below this layer, so the notation
     builds it without importing the tensor layer; the basis layout is made with the trusted
     constructor, as ``make_identity_layout`` makes it. Should ``make_layout`` come to take
     scaled-basis strides itself, this branch can become that call.)"""
