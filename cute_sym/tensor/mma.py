@@ -510,7 +510,8 @@ def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
     if not isinstance(x, Tensor):
         return lay
     m = _FRG.fullmatch("".join(frg.split()))
-    assert m is not None        # tmem_frg_layout has read it
+    if m is None:       # pragma: no cover - tmem_frg_layout has read it
+        raise LayoutError(f"partition_fragment_C: {frg} is no UMMA::tmem_frg type")
     return Tensor(make_tmem_ptr(m[2], 0), lay)      # CuTe's make_tmem_ptr<ValueType>(): address 0
 
 
