@@ -288,7 +288,7 @@ SWEEP: list[tuple[str, Callable[[], Any]]] = [
  ("Dyn no multiple in range", lambda: Dyn("M", divisible_by=8, min=1, max=7)),
  ("subs M=0 positive", lambda: cs.subs(parse("(M,_8):(_1,M)"), {"M": 0})),
  ("subs M=-3", lambda: cs.subs(parse("(M,_8):(_1,M)"), {"M": -3})),
- ("subs unknown", lambda: cs.subs(parse("(M,_8):(_1,M)"), {"Q": 3})),
+ ("subs unknown", lambda: cs.subs(parse("(M,_8):(_1,M)"), {"Qtypo_sweep": 3})),
  ("subs float", lambda: cs.subs(parse("(M,_8):(_1,M)"), {"M": 2.5})),
  ("subs str value", lambda: cs.subs(parse("(M,_8):(_1,M)"), {"M": "4"})),
  ("subs bad key", lambda: cs.subs(parse("(M,_8):(_1,M)"), {3: 4})),
