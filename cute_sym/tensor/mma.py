@@ -491,10 +491,15 @@ def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
     from . import engine
     from .umma import tmem_frg_layout
     lay = tmem_frg_layout(frg, shape)
-    make_tmem_ptr = getattr(engine, "make_tmem_ptr", None)
+    make_tmem_ptr = getattr(engine, "make_tmem_ptr", None)     # TMEM pointers: the engine's, once it has them
     if not isinstance(x, Tensor) or make_tmem_ptr is None:
         return lay
-    return Tensor(make_tmem_ptr("tmem", frg), lay)
+    value_type = "".join(frg.split()).partition("<")[2].split(",")[0].rstrip(">")
+    try:
+        ptr = make_tmem_ptr("tmem", value_type)
+    except TypeError:       # an engine whose make_tmem_ptr takes other arguments: the layout alone
+        return lay
+    return Tensor(ptr, lay)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
