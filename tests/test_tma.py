@@ -269,3 +269,15 @@ def test_picture_placement_is_the_swizzle(t: str, sw: str) -> None:
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg") and svg.count('class="box"') == len(pl.boxes)
     assert "<svg" in cs.tma_html(tma, gT, sL)
+
+
+@pytest.mark.parametrize("op", ["SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"])
+def test_store_and_reduce_share_the_load_box(op: str) -> None:
+    """A store or reduce-add has the same box, swizzle and coordinate tensor as the load of the
+    same tiles (the smem tile is the source), one CTA a box."""
+    gT, sL, _ = _case("MN", "float", (64, 32), "(512,256):(_1,512)")
+    st, ld = make_tma_copy(op, gT, sL), make_tma_copy("SM90_TMA_LOAD", gT, sL)
+    assert str(st.Traits.AuxParams.TmaGmemBasis) == str(ld.Traits.AuxParams.TmaGmemBasis)
+    assert st.get_tma_descriptor().box_dim == ld.get_tma_descriptor().box_dim
+    assert str(st.get_tma_tensor(cs.shape(gT)).layout) == str(ld.get_tma_tensor(cs.shape(gT)).layout)
+    assert str(st.TiledLayout_TV) == str(ld.TiledLayout_TV) and st.Traits.op.direction != "load"
