@@ -74,6 +74,12 @@ formula: DynInt = cs.index_expr(right)
 static: bool = cs.is_static(L)
 
 
+# Blackwell UMMA (issue 35, MMA side)
+umma = cs.make_tiled_mma("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>")
+mma_shape_a: IntTuple = cs.partition_shape_A(umma, (128, 64))
+smem_a: Layout | ComposedLayout = cs.tile_to_mma_shape(make_layout((8, 64), (64, 1)), mma_shape_a)
+acc: Layout = cs.tmem_frg_layout("UMMA::tmem_frg_1sm<float>", ((128, 256), 1, 1))
+
 def offsets(layout: Layout) -> list[int]:
     return [int(layout(i)) for i in range(int(cs.size(layout)))]
 
