@@ -510,9 +510,13 @@ def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
     if not isinstance(x, Tensor):
         return lay
     m = _FRG.fullmatch("".join(frg.split()))
-    if m is None:       # pragma: no cover - tmem_frg_layout has read it
-        raise LayoutError(f"partition_fragment_C: {frg} is no UMMA::tmem_frg type")
-    return Tensor(make_tmem_ptr(m[2], 0), lay)      # CuTe's make_tmem_ptr<ValueType>(): address 0
+    if m is None:               # tmem_frg_layout has read it; never here
+        return lay
+    try:
+        ptr = make_tmem_ptr(m[2], 0)        # CuTe's make_tmem_ptr<ValueType>(): address 0
+    except LayoutError:                     # a value type tmem_ptr does not address (6-bit): the layout
+        return lay
+    return Tensor(ptr, lay)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),
