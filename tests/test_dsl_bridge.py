@@ -134,6 +134,11 @@ ERRORS = [
      "LayoutError: to_dsl: only a coordinate tensor"),
     ("from_dsl(cute.make_mma_atom(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16,8,16)))).name",
      "SM80_16x8x16_F32F16F16F32_TN"),
+    # a tcgen05 atom the DSL has no op for: negated operands, a sparse A
+    ('to_dsl(cs.MMA_Atom("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K, '
+     'UMMA::ScaleIn::Neg>"))', "LayoutError: to_dsl: no DSL op recorded for CuTe's MMA atom SM100_MMA_F16BF16_SS<"),
+    ('to_dsl(cs.MMA_Atom("SM100_MMA_F16BF16_SS_SPARSE<half_t, half_t, float, 128, 64, UMMA::Major::K, UMMA::Major::K>"))',
+     "LayoutError: to_dsl: no DSL op recorded for CuTe's MMA atom SM100_MMA_F16BF16_SS_SPARSE<"),
     # (not misuse: a memory tensor comes across as a tensor over a pointer of its element type)
     ('from_dsl(cute.make_tensor(cute.make_ptr(cutlass.Float16, 0, cute.AddressSpace.smem, assumed_align=16), '
      'cute.make_composed_layout(cute.make_swizzle(3,3,3), 0, cute.make_layout((64,64), stride=(64,1)))))',
