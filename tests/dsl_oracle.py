@@ -531,6 +531,10 @@ def emit_jobs() -> list[dict[str, Any]]:
          {"partition": "A", "shape": [32, 32], "smem": True}),
         ('cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t"), '
          'parse("(_16,_8):(_8,_1)"), parse("(_1,_8)")).get_slice(9)', {}, {"partition": "S", "shape": [32, 64]}),
+        ('cs.make_tiled_mma("SM100_MMA_F16BF16_2x1SM_TS<bfloat16_t, bfloat16_t, float, 256, 128, UMMA::Major::K, '
+         'UMMA::Major::MN>", (1, 2, 1))', {}, {"arch": "sm_100a"}),
+        ('cs.make_tiled_mma("SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 64, 16, '
+         'UMMA::Major::K, UMMA::Major::K>", (2, 1, 1))', {}, {"arch": "sm_100a"}),
     ]
     return [{"id": f"emit{i}", "emit": e, "bind": b, **extra} for i, (e, b, extra) in enumerate(items)]
 

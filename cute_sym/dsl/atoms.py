@@ -140,9 +140,18 @@ def atom_name(x: Any) -> str:
         raise LayoutError(f"dsl_atom_name: CuTe has the DSL's {key[0]}.{key[1]} only with K-major operands "
                           f"(its _TN atoms), not {fields.get('am')}-major A and {fields.get('bm')}-major B")
     try:
-        return MMA_OPS[key][0].format(**fields)
+        name = template.format(**fields)
     except KeyError as e:
         raise LayoutError(f"dsl_atom_name: the DSL's {key[0]}.{key[1]} lacks the field {e} its name needs") from None
+    if key[0] == "tcgen05":     # (the template writes out what the op fixes: check the op agrees; the
+        # vector size is an argument of MXF4's only, MXF8F6F4's is CuTe's fixed 32)
+        f = fields
+        want = [f.get("ta"), f.get("tb"), f.get("tacc")] + ([f["tsf"]] if "tsf" in f else []) + [f.get("M"), f.get("N")] \
+            + ([f["vs"]] if "vs" in f and name.startswith("SM100_MMA_MXF4") else []) + [f"UMMA::Major::{f.get('am', 'K')}", f"UMMA::Major::{f.get('bm', 'K')}"]
+        if name[name.index("<") + 1:-1].split(", ") != want:
+            raise LayoutError(f"dsl_atom_name: the DSL's {key[0]}.{key[1]} with the arguments {want} is not "
+                              f"CuTe's {name}")
+    return name
 
 
 # ---------------------------------------------------------------- DSL -> cute_sym

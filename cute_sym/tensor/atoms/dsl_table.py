@@ -4,8 +4,7 @@
 An MMA entry is (DSL module, op class, CuTe name template, constructor arguments). The
 template's fields are ``{M}``, ``{N}``, ``{K}`` (the instruction shape), ``{acc}``, ``{a}``,
 ``{b}``, ``{ab}`` (element codes of :data:`CODES`), ``{ta}``, ``{tb}``, ``{tacc}`` (C++ element
-types), ``{tsf}`` (a block-scaled MMA's scale-factor type, :data:`SF_TYPES`), ``{vs}`` (its
-vector size), ``{cta}`` (``_2x1SM`` for two CTAs, else empty), ``{src}`` (``SS``/``RS``/``TS``)
+types), ``{tsf}`` (a block-scaled MMA's scale-factor type, :data:`SF_TYPES`), ``{cta}`` (``_2x1SM`` for two CTAs, else empty), ``{src}`` (``SS``/``RS``/``TS``)
 and ``{am}``, ``{bm}`` (``K``/``MN``); a field that appears twice names one value. The constructor list says
 which DSL argument each field (or the shape tuple ``MNK``, or an enum) fills, in order; ``K``
 is the K-major operand mode, the only one of CuTe's ``_TN`` atoms (an op of another major has
@@ -49,12 +48,10 @@ CODES: dict[str, str] = {
 }
 
 _UMMA = ("cta", "src", "am", "bm")
-# the template arguments of CuTe's SM100_MMA_* (cute/arch/mma_sm100_umma.hpp), in its order
-_U = "<{ta}, {tb}, {tacc}, {M}, {N}, UMMA::Major::{am}, UMMA::Major::{bm}>"
-_UA = "<{ta}, {ta}, {tacc}, {M}, {N}, UMMA::Major::{am}, UMMA::Major::{bm}>"
-_MX = "<{ta}, {tb}, {tacc}, {tsf}, {M}, {N}, UMMA::Major::{am}, UMMA::Major::{bm}>"
-_MXA = "<{ta}, {ta}, {tacc}, {tsf}, {M}, {N}, UMMA::Major::{am}, UMMA::Major::{bm}>"
-_F4 = "<{ta}, {tb}, {tacc}, {tsf}, {M}, {N}, {vs}, UMMA::Major::{am}, UMMA::Major::{bm}>"
+# the template arguments of CuTe's SM100_MMA_* (cute/arch/mma_sm100_umma.hpp), in its order; a
+# type or vector size the DSL's op fixes is written out, so a CuTe name matches one op only
+_MAJ = "{M}, {N}, UMMA::Major::{am}, UMMA::Major::{bm}>"
+_F4 = "<float_e2m1_t, float_e2m1_t, float, "
 
 #: (module, class) -> (CuTe template, constructor arguments by field)
 MMA_OPS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
@@ -65,16 +62,18 @@ MMA_OPS: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
                                     ("ab", "acc", "MNK", "src", "am", "bm")),
     ("warpgroup", "MmaF8Op"): ("SM90_{M}x{N}x{K}_{acc}{a}{b}_{src}_TN", ("a", "b", "acc", "MNK", "src", "K", "K")),
     ("warpgroup", "MmaI8Op"): ("SM90_{M}x{N}x{K}_{acc}{a}{b}_{src}_TN", ("a", "b", "acc", "MNK", "src", "K", "K")),
-    ("tcgen05", "MmaF16BF16Op"): ("SM100_MMA_F16BF16{cta}_{src}" + _UA,
+    ("tcgen05", "MmaF16BF16Op"): ("SM100_MMA_F16BF16{cta}_{src}<{ta}, {ta}, {tacc}, " + _MAJ,
                                   ("ta", "tacc", "MNK", "cta", "src", "am", "bm")),
-    ("tcgen05", "MmaTF32Op"): ("SM100_MMA_TF32{cta}_{src}" + _UA, ("MNK",) + _UMMA),
-    ("tcgen05", "MmaI8Op"): ("SM100_MMA_S8{cta}_{src}" + _UA, ("ta", "MNK") + _UMMA),
-    ("tcgen05", "MmaF8F6F4Op"): ("SM100_MMA_F8F6F4{cta}_{src}" + _U, ("ta", "tb", "tacc", "MNK") + _UMMA),
-    ("tcgen05", "MmaFP8Op"): ("SM100_MMA_F8F6F4{cta}_{src}" + _UA, ("ta", "tacc", "MNK") + _UMMA),
-    ("tcgen05", "MmaMXF8F6F4Op"): ("SM100_MMA_MXF8F6F4{cta}_{src}" + _MX, ("ta", "tb", "MNK") + _UMMA),
-    ("tcgen05", "MmaMXF8Op"): ("SM100_MMA_MXF8F6F4{cta}_{src}" + _MXA, ("ta", "MNK") + _UMMA),
-    ("tcgen05", "MmaMXF4Op"): ("SM100_MMA_MXF4{cta}_{src}" + _F4, ("MNK", "cta", "src")),
-    ("tcgen05", "MmaMXF4NVF4Op"): ("SM100_MMA_MXF4{cta}_{src}" + _F4, ("tsf", "MNK", "cta", "src")),
+    ("tcgen05", "MmaTF32Op"): ("SM100_MMA_TF32{cta}_{src}<tfloat32_t, tfloat32_t, float, " + _MAJ, ("MNK",) + _UMMA),
+    ("tcgen05", "MmaI8Op"): ("SM100_MMA_S8{cta}_{src}<{ta}, {ta}, int32_t, " + _MAJ, ("ta", "MNK") + _UMMA),
+    ("tcgen05", "MmaF8F6F4Op"): ("SM100_MMA_F8F6F4{cta}_{src}<{ta}, {tb}, {tacc}, " + _MAJ, ("ta", "tb", "tacc", "MNK") + _UMMA),
+    ("tcgen05", "MmaFP8Op"): ("SM100_MMA_F8F6F4{cta}_{src}<{ta}, {ta}, {tacc}, " + _MAJ, ("ta", "tacc", "MNK") + _UMMA),
+    ("tcgen05", "MmaMXF8F6F4Op"): ("SM100_MMA_MXF8F6F4{cta}_{src}<{ta}, {tb}, float, float_ue8m0_t, " + _MAJ, ("ta", "tb", "MNK") + _UMMA),
+    ("tcgen05", "MmaMXF8Op"): ("SM100_MMA_MXF8F6F4{cta}_{src}<{ta}, {ta}, float, float_ue8m0_t, " + _MAJ, ("ta", "MNK") + _UMMA),
+    ("tcgen05", "MmaMXF4Op"): ("SM100_MMA_MXF4{cta}_{src}" + _F4 + "float_ue8m0_t, {M}, {N}, 32, UMMA::Major::K, UMMA::Major::K>",
+                               ("MNK", "cta", "src")),
+    ("tcgen05", "MmaMXF4NVF4Op"): ("SM100_MMA_MXF4{cta}_{src}" + _F4 + "{tsf}, {M}, {N}, 16, UMMA::Major::K, UMMA::Major::K>",
+                                   ("tsf", "MNK", "cta", "src")),
 }
 
 #: (module, class) -> CuTe template of the copy operation; fields ``{bits}`` (the atom's bits per
@@ -104,7 +103,7 @@ COPY_OPS: dict[tuple[str, str, str], str] = {
 
 
 def _field_pattern(field: str) -> str:
-    if field in ("M", "N", "K", "n", "n2", "n4", "bits", "r", "vs"):
+    if field in ("M", "N", "K", "n", "n2", "n4", "bits", "r"):
         return r"\d+"
     if field in ("a", "b", "ab", "acc"):
         return "|".join(sorted(CODES.values(), key=len, reverse=True))
