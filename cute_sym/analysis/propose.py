@@ -217,7 +217,8 @@ def _score(c: SmemCandidate, writers: Sequence[Any], readers: Sequence[Any], dty
                     texts = []
                     for w in range(nwarps):
                         r, text = _worst(bank_conflicts(a, c.layout, warp=w, side="D" if role == "write" else "S"))
-                        assert isinstance(r, BankConflicts)
+                        if not isinstance(r, BankConflicts):
+                            raise LayoutError(f"no bank-conflict answer for warp {w}: {text}")
                         wf, ideal, vec = wf + r.wavefronts, ideal + r.ideal, min(vec, r.vector_bits)
                         texts.append(text)
                     notes.append((role, a.Traits.name, f"warp 0: {texts[0]}"))
@@ -423,7 +424,8 @@ def propose_tiled_copy(gmem: Layout, dtype: str, threads: int = 128, smem: Any =
                 text = ""
                 for w in range(threads // 32):
                     r, text = _worst(coalescing(tc, gmem, warp=w))
-                    assert isinstance(r, Coalescing)
+                    if not isinstance(r, Coalescing):
+                        raise LayoutError(f"no coalescing answer for warp {w}: {text}")
                     sec, least, req = sec + r.sectors, least + r.min_sectors, req + r.requests
                     if smem is not None:
                         b, _ = _worst(bank_conflicts(tc, smem, warp=w, side="D"))

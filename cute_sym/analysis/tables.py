@@ -15,7 +15,7 @@ composition put the layout on the left); the map is computed once per copy and s
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
 
 if TYPE_CHECKING:
     import sympy
@@ -33,18 +33,28 @@ __all__ = ["Lin", "linear_form", "LinTable", "layout_table", "copy_index_table",
 
 MAX_TABLE = 1 << 20          # the largest domain tabled (larger layouts take the general path)
 _CACHE_LIMIT = 256
-_index_cache: dict[tuple[Any, ...], Optional[tuple[int, int, int, int, list[int]]]] = {}
+_index_cache: dict[tuple[Any, ...], Optional[tuple[int, int, int, int, Sequence[int]]]] = {}
 _swizzle_cache: dict[tuple[Swizzle, int], list[int]] = {}
+_table_cache: dict[Any, Any] = {}
+_MISS = object()
 
 
 class LinTable:
-    """Offsets over a domain: ``const[i] + sum(coeffs[s][i] * syms[s])`` (``syms`` may be empty)."""
+    """Offsets over a domain: ``const[i] + sum(coeffs[s][i] * syms[s])`` (``syms`` may be empty).
+    Immutable (tuples): tables are cached and shared."""
     __slots__ = ("const", "syms", "coeffs")
 
-    def __init__(self, const: list[int], syms: tuple["sympy.Symbol", ...], coeffs: tuple[list[int], ...]) -> None:
-        self.const = const
-        self.syms = syms
-        self.coeffs = coeffs
+    def __init__(self, const: Sequence[int], syms: tuple["sympy.Symbol", ...], coeffs: Sequence[Sequence[int]]) -> None:
+        object.__setattr__(self, "const", tuple(const))
+        object.__setattr__(self, "syms", syms)
+        object.__setattr__(self, "coeffs", tuple(tuple(c) for c in coeffs))
+
+    const: tuple[int, ...]
+    syms: tuple["sympy.Symbol", ...]
+    coeffs: tuple[tuple[int, ...], ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("LinTable is immutable")
 
 
 def _grow(table: list[int], n: int, d: int) -> list[int]:
@@ -90,11 +100,28 @@ def layout_table(layout: Layout) -> Optional[LinTable]:
     >>> from cute_sym.notation import parse
     >>> t = layout_table(parse("(_2,_3):(_3,_1)"))
     >>> t.const, t.syms
-    ([0, 3, 1, 4, 2, 5], ())
+    ((0, 3, 1, 4, 2, 5), ())
     >>> t = layout_table(parse("(_2,_2):(K,_1)"))
     >>> t.const, t.syms, t.coeffs
-    ([0, 0, 1, 1], (K,), ([0, 1, 0, 1],))
+    ((0, 0, 1, 1), (K,), ((0, 1, 0, 1),))
     """
+    try:
+        got = _table_cache.get(layout, _MISS)
+    except TypeError:           # an unhashable leaf: no caching
+        got = _MISS
+    if got is not _MISS:
+        return cast(Optional[LinTable], got)
+    got = _layout_table(layout)
+    if len(_table_cache) >= _CACHE_LIMIT:
+        _table_cache.clear()
+    try:
+        _table_cache[layout] = got
+    except TypeError:
+        pass
+    return got
+
+
+def _layout_table(layout: Layout) -> Optional[LinTable]:
     shapes, strides = leaves(layout.shape), leaves(layout.stride)
     if any(type(s) is not int for s in shapes) or math.prod(shapes) > MAX_TABLE:
         return None
@@ -122,7 +149,7 @@ def layout_table(layout: Layout) -> Optional[LinTable]:
     return LinTable(const, tuple(syms), tuple(coeffs))
 
 
-def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, int, int, int, list[int]]]:
+def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, int, int, int, Sequence[int]]]:
     """(threads, atom values, repeats, tiles, index table) of ``copy``'s partition of a layout
     of ``shape``: ``table[t + T*(v + V*(x + X*r))]`` is the 1-D index (into that layout's
     domain) of thread ``t``'s value ``(v, x)`` in tile ``r``. ``None`` when the partition
@@ -134,7 +161,7 @@ def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, in
     key = (copy, shape, side)
     if key in _index_cache:
         return _index_cache[key]
-    got: Optional[tuple[int, int, int, int, list[int]]] = None
+    got: Optional[tuple[int, int, int, int, Sequence[int]]] = None
     try:
         ident = make_layout(shape)
         part = copy.tidfrg_S(ident) if side == "S" else copy.tidfrg_D(ident)
