@@ -65,6 +65,8 @@ def run(K: int, symbolic: bool = False, BK: int = 32, M: int = 128, N: int = 128
         for k in range(K // BK):
             cs.copy(g2s, tAgA[_, _, _, k], tAsA)
             cs.copy(g2s, tBgB[_, _, _, k], tBsB)
+            cs.cp_async_fence()
+            cs.cp_async_wait(0)
             cs.syncthreads()
             for kb in range(BK // 16):
                 cs.copy(s2rA, tXsA[_, _, kb], tXrA[_, _, kb])

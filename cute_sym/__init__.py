@@ -127,45 +127,48 @@ __all__ += [
 # ---- issue 36: the canonical smem layout atoms, TMA copies, GMMA/UMMA descriptors (loaded on first use)
 if TYPE_CHECKING:
     from .tensor.atoms.smem_atoms import smem_layout_atom
-    from .tensor.tma import (
-        TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
-    )
-    from .tensor.smem_desc import (
-        GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc,
-    )
+    from .tensor.tma import (TmaCopyAtom, TmaDescriptor, TmaTiledCopy, make_tma_atom, make_tma_copy, tma_partition,
+                             make_tma_atom_A_sm100, make_tma_atom_B_sm100)
+    from .tensor.smem_desc import GmmaDescriptor, UmmaDescriptor, check_mma_smem_layout, make_gmma_desc, make_umma_desc
 _ATOMS.update({
     "smem_layout_atom": ("tensor.atoms.smem_atoms", "smem_layout_atom", "checked"),
-    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition")},
+    **{n: ("tensor.tma", n, "checked") for n in ("make_tma_copy", "make_tma_atom", "tma_partition",
+                                                 "make_tma_atom_A_sm100", "make_tma_atom_B_sm100")},
     **{n: ("tensor.tma", n, None) for n in ("TmaCopyAtom", "TmaDescriptor", "TmaTiledCopy")},
     **{n: ("tensor.smem_desc", n, "checked") for n in ("make_gmma_desc", "make_umma_desc", "check_mma_smem_layout")},
     **{n: ("tensor.smem_desc", n, None) for n in ("GmmaDescriptor", "UmmaDescriptor")},
 })
 __all__ += [
-    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "TmaCopyAtom", "TmaDescriptor",
+    "smem_layout_atom", "make_tma_copy", "make_tma_atom", "tma_partition", "make_tma_atom_A_sm100",
+    "make_tma_atom_B_sm100", "TmaCopyAtom", "TmaDescriptor",
     "TmaTiledCopy", "make_gmma_desc", "make_umma_desc", "check_mma_smem_layout", "GmmaDescriptor", "UmmaDescriptor",
 ]
+_TMA_PICTURES = ("tma_placement", "tma_svg", "tma_html")
+if TYPE_CHECKING:
+    from .views.tma_picture import tma_html, tma_placement, tma_svg
+__all__ += ["tma_placement", "tma_svg", "tma_html"]
 # ---- end issue 36
 # Blackwell TMEM (issue #35, the copy half): TMEM as a memory space, tcgen05.ld/st tiled over a warpgroup
 if TYPE_CHECKING:
     from .tensor.tmem_space import (
         TMEM_DP, check_warp_lanes, make_tmem_ptr, tmem_address, tmem_column, tmem_lane,
     )
-    from .tensor.tmem_copy import make_tmem_copy
-    from .tensor.atoms.copy_sm100_data import tmem_load_to_store
+    from .tensor.tmem_copy import make_tmem_copy, make_utccp_copy
+    from .tensor.atoms.copy_sm100_data import tmem_load_to_store, tmem_op_repeater
     from .views.tmem_picture import (
         latex_tmem_copy, print_latex_tmem_copy, print_svg_tmem_copy, svg_tmem_copy, tmem_copy_picture,
     )
 _ATOMS.update({
     **{n: ("tensor.tmem_space", n, "checked") for n in (
         "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane")},
-    "make_tmem_copy": ("tensor.tmem_copy", "make_tmem_copy", "checked"),
-    "tmem_load_to_store": ("tensor.atoms.copy_sm100_data", "tmem_load_to_store", "checked"),
+    **{n: ("tensor.tmem_copy", n, "checked") for n in ("make_tmem_copy", "make_utccp_copy")},
+    **{n: ("tensor.atoms.copy_sm100_data", n, "checked") for n in ("tmem_load_to_store", "tmem_op_repeater")},
     **{n: ("views.tmem_picture", n, "checked") for n in (
         "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy", "tmem_copy_picture")},
 })
 __all__ += [
     "TMEM_DP", "check_warp_lanes", "make_tmem_ptr", "tmem_address", "tmem_column", "tmem_lane", "make_tmem_copy",
-    "tmem_load_to_store", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
+    "tmem_load_to_store", "tmem_op_repeater", "make_utccp_copy", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
     "tmem_copy_picture",
 ]
 
@@ -177,20 +180,20 @@ if TYPE_CHECKING:
     from .tensor.recast import recast
     from .tensor.einfold import einfold
     from .execute import axpby, clear, copy, copy_if, fill, gemm
-    from .execute.simulate import Simulation, simulate, syncthreads
+    from .execute.simulate import Simulation, cp_async_fence, cp_async_wait, simulate, syncthreads
     from .execute.report import Fault, SimulationError, SimulationReport
     from .execute.examples import einsum, im2col, im2col_coord, im2col_padded
 
 _EXECUTE: dict[str, str] = {
     "recast": "tensor.recast", "einfold": "tensor.einfold",
     **{n: "execute.algorithms" for n in ("axpby", "clear", "copy", "copy_if", "fill", "gemm")},
-    **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads")},
+    **{n: "execute.simulate" for n in ("Simulation", "simulate", "syncthreads", "cp_async_fence", "cp_async_wait")},
     **{n: "execute.report" for n in ("Fault", "SimulationError", "SimulationReport")},
     **{n: "execute.examples" for n in ("einsum", "im2col", "im2col_coord", "im2col_padded")},
 }
 __all__ += [
     "recast", "einfold", "axpby", "clear", "copy", "copy_if", "fill", "gemm", "Simulation", "simulate", "syncthreads",
-    "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
+    "cp_async_fence", "cp_async_wait", "Fault", "SimulationError", "SimulationReport", "einsum", "im2col", "im2col_coord", "im2col_padded",
 ]
 
 
@@ -200,9 +203,7 @@ __all__ += [
 # The Jupyter reprs are wired in api.lazy (the lower layers never import views: see views.notebook).
 
 if TYPE_CHECKING:
-    from .views.draw import (
-        latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg,
-    )
+    from .views.draw import latex, latex_tv, svg, svg_tv, html, html_tv, print_latex, print_latex_tv, print_svg
     from .analysis.vector import VectorWidth, vector_width
     from .analysis.banks import BankConflicts, bank_conflicts
     from .analysis.coalescing import Coalescing, coalescing
@@ -212,17 +213,29 @@ if TYPE_CHECKING:
 _PICTURES = ("latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg")
 _ANALYSES = ("BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
              "coalescing", "vector_width")
+__all__ += ["latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
+            "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
+            "coalescing", "vector_width", "bank_svg"]
 
-__all__ += [
-    "latex", "latex_tv", "svg", "svg_tv", "html", "html_tv", "print_latex", "print_latex_tv", "print_svg",
-    "BankConflicts", "Coalescing", "CopyMMACheck", "VectorWidth", "bank_conflicts", "check_copy_mma",
-    "coalescing", "vector_width", "bank_svg",
-]
+
+# ---- issue 39: Hopper/Blackwell analyses and the design search (loaded on first use, as the analyses)
+_ANALYSES_39 = ("MmaOperandCheck", "TmaCheck", "TmemCheck", "mma_operand_check", "tma_copy_check", "tmem_copy_check",
+                "tmem_warp_lanes", "CopyCandidate", "MmaOperand", "Scored", "SmemCandidate", "SmemProposal",
+                "TiledCopyProposal", "TmaCopy", "propose_smem_layout", "propose_tiled_copy", "smem_candidates")
+if TYPE_CHECKING:
+    from .analysis import *  # noqa: F401,F403 - the names of _ANALYSES_39 (analysis/__init__.py's __all__)
+    from .views.proposal import proposal_svg
+__all__ += list(_ANALYSES_39) + ["proposal_svg"]  # ---- end issue 39
+
+
+# the modules of the pictures (entered checked) and of the names taken as they are
+_PICTURES_AT = {**{n: "views.draw" for n in _PICTURES}, **{n: "views.tma_picture" for n in _TMA_PICTURES}}
+_PLAIN = {"bank_svg": "views.banks", "proposal_svg": "views.proposal"}
 
 
 def __getattr__(name: str) -> _Any:
     # The sympy-backed classes, the atoms, the algorithms, pictures and analyses load on first use:
     # `import cute_sym` and static work import neither sympy nor NumPy nor them.
-    value = _lazy.attr(name, _ATOMS, _EXECUTE, _PICTURES, _ANALYSES)
+    value = _lazy.attr(name, _ATOMS, _EXECUTE, _PICTURES_AT, _ANALYSES + _ANALYSES_39, _PLAIN)
     globals()[name] = value
     return value

@@ -31,7 +31,7 @@ from typing import Any, Optional, Sequence, TextIO
 
 from .core.errors import LayoutError
 
-__all__ = ["main", "evaluate_call", "TABLE_LIMIT", "TABLE_COLS", "PICTURE_LIMIT"]
+__all__ = ["main", "evaluate_call", "TABLE_LIMIT", "TABLE_COLS", "PICTURE_LIMIT", "propose_main"]
 
 #: Past this many entries a table shows its first rows and says how many it left out.
 TABLE_LIMIT = 1024
@@ -286,6 +286,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args[:1] == ["analyze"]:
         from .analysis.report import analyze_main
         return analyze_main(args[1:], None)      # (sys.stdout as it is now)
+    if args[:1] == ["propose"]:
+        return propose_main(args[1:])
     # ----
     ap = argparse.ArgumentParser(prog="cute-sym", description=_DESCRIPTION, epilog=_EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -370,6 +372,99 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except OSError as e:
         print(f"cute-sym: error: cannot write {opts.output}: {e.strerror or e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def propose_main(argv: Sequence[str], out: Optional[TextIO] = None) -> int:
+    """``cute-sym propose ...``: rank the shared-memory layouts of a tile (its writers and readers
+    named by options), or with ``--gmem`` the thread/value layouts of a global->shared copy.
+
+        cute-sym propose --type half_t --tile 128,32 --copy 'SM80_CP_ASYNC_CACHEALWAYS<uint128_t>' \
+            --thr '(_32,_4):(_4,_1)' --val '(_1,_8)' --ldsm SM75_U32x4_LDSM_N \
+            --mma SM80_16x8x16_F16F16F16F16_TN --atoms 2,2,1 --mma-tile 32,32,16 --svg rank.svg
+        cute-sym propose --type half_t --tile 128,64 --tma-gmem '(_128,_64):(_64,_1)' --gmma K
+        cute-sym propose --type half_t --gmem '(_128,_32):(K,_1)' --min K=32 --threads 128
+
+    Exit status 2 with a message for a bad option or an impossible request.
+    """
+    from .analysis.propose import MmaOperand, TmaCopy, propose_smem_layout, propose_tiled_copy
+    from .core.integers import Dyn
+    from .notation import parse, subs
+    from .tensor.atoms.copy_atom import Copy_Atom
+    from .tensor.copy_make import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
+    from .tensor.mma import make_tiled_mma
+    out = sys.stdout if out is None else out
+    ap = argparse.ArgumentParser(prog="cute-sym propose", description=propose_main.__doc__.split("\n")[0]
+                                 if propose_main.__doc__ else None)
+    ap.add_argument("--type", default="half_t", help="element type (default half_t)")
+    ap.add_argument("--tile", help="the smem tile MN,K")
+    ap.add_argument("--copy", help="a writer: copy operation by CuTe's name (cp.async, UniversalCopy<...>)")
+    ap.add_argument("--thr", help="the writer's thread layout")
+    ap.add_argument("--val", help="the writer's value layout")
+    ap.add_argument("--ldsm", help="a reader: ldmatrix operation, tiled for --mma")
+    ap.add_argument("--mma", help="an MMA operation by CuTe's name")
+    ap.add_argument("--atoms", default="1,1,1", help="the MMA's atom layout M,N,K")
+    ap.add_argument("--mma-tile", help="the MMA's tile M,N,K")
+    ap.add_argument("--operand", default="A", choices=("A", "B"))
+    ap.add_argument("--gmma", choices=("K", "MN"), help="a reader: a GMMA operand of this major")
+    ap.add_argument("--umma", choices=("K", "MN"), help="a reader: a UMMA operand of this major")
+    ap.add_argument("--tma-gmem", help="a writer: a TMA load from this gmem tile layout")
+    ap.add_argument("--major", choices=("K", "MN", "both"), default="both")
+    ap.add_argument("--leading", help="a symbol: weigh a layout with this leading dimension too")
+    ap.add_argument("--gmem", help="propose the global->shared copy of this gmem tile instead")
+    ap.add_argument("--threads", type=int, default=128)
+    ap.add_argument("--min", action="append", default=[], metavar="NAME=VALUE", help="a symbol's least value")
+    ap.add_argument("--svg", metavar="FILE", help="also write the ranking as an SVG picture")
+    opts = ap.parse_args(list(argv))
+    mins = {}
+    for b in opts.min:
+        k, _, v = b.partition("=")
+        if not v.lstrip("-").isdigit():
+            ap.error(f"--min {b!r}: expected NAME=INTEGER")
+        mins[k.strip()] = int(v)
+
+    def lay(text: str) -> Any:
+        got = parse(text)
+        return subs(got, {k: Dyn(k, min=v) for k, v in mins.items()}) if mins else got
+    try:
+        if opts.gmem:
+            res: Any = propose_tiled_copy(lay(opts.gmem), opts.type, opts.threads)
+            out.write(str(res) + "\n")
+            return 0
+        if not opts.tile:
+            ap.error("--tile MN,K is needed (or --gmem for the copy)")
+        tile = tuple(int(x) for x in opts.tile.split(","))
+        writers: list[Any] = []
+        readers: list[Any] = []
+        if opts.copy:
+            if not (opts.thr and opts.val):
+                ap.error("--copy needs --thr and --val")
+            writers.append(make_tiled_copy(Copy_Atom(opts.copy, opts.type), parse(opts.thr), parse(opts.val)))
+        if opts.tma_gmem:
+            writers.append(TmaCopy(lay(opts.tma_gmem)))
+        if opts.ldsm:
+            if not opts.mma:
+                ap.error("--ldsm needs --mma (the copy is tiled for it)")
+            mma = make_tiled_mma(opts.mma, tuple(int(x) for x in opts.atoms.split(",")),
+                                 tuple(int(x) for x in opts.mma_tile.split(",")) if opts.mma_tile else None)
+            make = make_tiled_copy_A if opts.operand == "A" else make_tiled_copy_B
+            readers.append(make(Copy_Atom(opts.ldsm, opts.type), mma))
+        if opts.gmma:
+            readers.append(MmaOperand("GMMA", opts.gmma))
+        if opts.umma:
+            readers.append(MmaOperand("UMMA", opts.umma))
+        majors = ("K", "MN") if opts.major == "both" else (opts.major,)
+        leading = Dyn(opts.leading, min=mins.get(opts.leading, 1)) if opts.leading else None
+        res = propose_smem_layout(writers=writers, readers=readers, dtype=opts.type, tile_shape=tile,  # type: ignore[arg-type]
+                                  majors=majors, leading=leading)
+        out.write(str(res) + "\n")
+        if opts.svg:
+            from .views.proposal import proposal_svg
+            with open(opts.svg, "w", encoding="utf-8") as fh:
+                fh.write(proposal_svg(res))
+    except (LayoutError, ValueError) as e:
+        print(f"cute-sym propose: error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -122,8 +122,11 @@ def render() -> dict[str, str]:
           "(or thread `T` and value `V`) in each cell, and the layout in the title. "
           "`cs.html(x)` (or `cute-sym --format html`) writes one offline page with the same SVG, "
           "where hovering a cell shows its coordinate (1-D and hierarchical), offset, thread and value. "
-          "In Jupyter, a cell that ends in a layout, a composed layout, a TiledMMA or a TiledCopy shows "
-          "its picture (the first 64x64 cells, and a line saying what was left out).",
+          "In Jupyter, a cell that ends in a layout, a composed layout, a swizzle, a tensor, a TiledMMA or a "
+          "TiledCopy shows its picture with the same hover view (`_repr_html_`; the first 64x64 cells, and a "
+          "line saying what was left out). Every picture and table is capped: `cs.svg`, `cs.html` and the "
+          "command line draw the first 128 rows and columns (`full=True`, `--full` draw all) and say what "
+          "they left out; CuTe's exact `print_latex` text is kept under the cap.",
           ""]
     for ex in EXAMPLES:
         x = eval(ex.python, {"cs": cs})  # noqa: S307 - our own expressions, listed above

@@ -94,15 +94,16 @@ def _child(path: str) -> None:
 
     def _atom_job(expr: str) -> dict[str, Any]:
         a = eval(expr, space)       # (the test's own expressions)
-        out: dict[str, Any] = {"name": dsl_atom_name(a)}
-        if type(a).__name__.endswith("Op"):
-            try:
-                from_dsl(a)
-            except cs.LayoutError as e:
-                out["refused"] = str(e)
+        out: dict[str, Any] = {}
+        try:
+            out["name"] = dsl_atom_name(a)
+            x = from_dsl(a)
+        except cs.LayoutError as e:
+            out["refused"] = str(e)
             return out
-        x = from_dsl(a)
         kind = type(a).__name__
+        if kind.endswith("Op"):
+            return out
         if kind == "MmaAtom":
             out["dsl"] = [dsl_text(v) for v in (a.thr_id, a.shape_mnk, a.tv_layout_A, a.tv_layout_B, a.tv_layout_C)]
             out["ours"] = [str(v) for v in (x.ThrID, x.Shape_MNK, x.LayoutA_TV, x.LayoutB_TV, x.LayoutC_TV)]
@@ -340,6 +341,10 @@ def atom_jobs() -> list[dict[str, Any]]:
                         continue
                     ex.append(f"cute.make_mma_atom(warpgroup.MmaF16BF16Op(cutlass.{ab}, cutlass.{acc}, (64,{n},16), "
                               f"warpgroup.OperandSource.{src}, nv.OperandMajorMode.{am}, nv.OperandMajorMode.{bm}))")
+            if n in (8, 16, 24) or n % 32 == 0:
+                for a, b in (("Int8", "Int8"), ("Uint8", "Int8")):
+                    ex.append(f"cute.make_mma_atom(warpgroup.MmaI8Op(cutlass.{a}, cutlass.{b}, cutlass.Int32, "
+                              f"(64,{n},32), warpgroup.OperandSource.{src}, nv.OperandMajorMode.K, nv.OperandMajorMode.K))")
             if n % 16 == 0 or n <= 24:
                 for a, b in (("Float8E4M3FN", "Float8E4M3FN"), ("Float8E5M2", "Float8E4M3FN")):
                     ex.append(f"cute.make_mma_atom(warpgroup.MmaF8Op(cutlass.{a}, cutlass.{b}, cutlass.Float32, "
@@ -355,6 +360,9 @@ def atom_jobs() -> list[dict[str, Any]]:
         for t in (False, True):
             for n in (1, 2, 4):
                 ex.append(f"cute.make_copy_atom(warp.{op}({t}, {n}), cutlass.Float16)")
+    for op, ns in (("LdMatrix16x8x8bOp", (2, 4)), ("StMatrix16x8x8bOp", (1, 2, 4))):
+        for n in ns:
+            ex.append(f"cute.make_copy_atom(warp.{op}(True, {n}), cutlass.Uint8)")
     ex += [
         "cute.make_tiled_mma(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16,8,16)), (2,2,1))",
         "cute.make_tiled_mma(warp.MmaF16BF16Op(cutlass.BFloat16, cutlass.Float32, (16,8,8)), (1,4,1))",
@@ -365,22 +373,92 @@ def atom_jobs() -> list[dict[str, Any]]:
         "cute.make_tiled_copy_tv(cute.make_copy_atom(nv.CopyUniversalOp(), cutlass.Float32, num_bits_per_copy=32), "
         "cute.make_layout((32,4)), cute.make_layout((4,1)))",
     ]
-    return [{"id": f"atom{i}", "atom": e, "arch": "sm_90a"} for i, e in enumerate(ex)] + [
-        {"id": f"atom-sm100-{i}", "atom": e} for i, e in enumerate([
-            "tcgen05.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (128,256,16), tcgen05.CtaGroup.ONE, "
-            "tcgen05.OperandSource.SMEM, nv.OperandMajorMode.K, nv.OperandMajorMode.MN)",
-            "tcgen05.MmaTF32Op((128,128,8), tcgen05.CtaGroup.TWO, tcgen05.OperandSource.SMEM, "
-            "nv.OperandMajorMode.K, nv.OperandMajorMode.K)"])]
+    return [{"id": f"atom{i}", "atom": e, "arch": "sm_90a"} for i, e in enumerate(ex)]
 
 
-def atom_failure(cs: Any, expr: str, r: dict[str, Any]) -> str | None:
+def tcgen05_jobs() -> list[dict[str, Any]]:
+    """The DSL's tcgen05 MMAs (each family: types, 1- and 2-CTA M, N, A source, majors) and
+    TMEM loads/stores (each shape, repetition CuTe defines, packing), a few tiled MMAs over them,
+    and the ops CuTe does not define (``refuse``: the words of the LayoutError)."""
+    t = "tcgen05."
+    cta_m = ((t + "CtaGroup.ONE", 64), (t + "CtaGroup.ONE", 128), (t + "CtaGroup.TWO", 128), (t + "CtaGroup.TWO", 256))
+    majors = {"SMEM": (("K", "K"), ("MN", "K"), ("K", "MN"), ("MN", "MN")), "TMEM": (("K", "K"), ("K", "MN"))}
+
+    def umma(cls: str, pre: str, k: int, ms: Any = cta_m, ns: tuple[int, ...] = (32, 256),
+             mjs: Any = majors, srcs: tuple[str, ...] = ("SMEM", "TMEM")) -> list[str]:
+        out = []
+        for cta, m in ms:
+            for n in ns:
+                for src in srcs:
+                    for am, bm in mjs[src]:
+                        out.append(f"cute.make_mma_atom({t}{cls}({pre}({m},{n},{k}), {cta}, {t}OperandSource.{src}"
+                                   + (f", nv.OperandMajorMode.{am}, nv.OperandMajorMode.{bm}))" if am else "))"))
+        return out
+
+    kk = {"SMEM": (("K", "K"),), "TMEM": (("K", "K"),)}
+    ex: list[str] = []
+    for ab, acc in (("Float16", "Float16"), ("Float16", "Float32"), ("BFloat16", "Float32")):
+        ex += umma("MmaF16BF16Op", f"cutlass.{ab}, cutlass.{acc}, ", 16, ns=(32, 96, 256))
+    ex += umma("MmaF16BF16Op", "cutlass.Float16, cutlass.Float32, ", 16, ms=cta_m[:2], ns=(8,), srcs=("SMEM",))
+    ex += umma("MmaTF32Op", "", 8)
+    for ab in ("Int8", "Uint8"):
+        ex += umma("MmaI8Op", f"cutlass.{ab}, ", 32, mjs=kk)
+    for a, b, acc in (("Float8E4M3FN", "Float8E4M3FN", "Float32"), ("Float8E5M2", "Float8E4M3FN", "Float16"),
+                      ("Float6E2M3FN", "Float4E2M1FN", "Float32"), ("Float4E2M1FN", "Float6E3M2FN", "Float32")):
+        ex += umma("MmaF8F6F4Op", f"cutlass.{a}, cutlass.{b}, cutlass.{acc}, ", 32,
+                   mjs=majors if "8" in a[5:7] and "8" in b[5:7] else kk)
+    ex += umma("MmaFP8Op", "cutlass.Float8E5M2, cutlass.Float32, ", 32, ms=cta_m[1:3], ns=(64,))
+    mx_m = ((t + "CtaGroup.ONE", 128), (t + "CtaGroup.TWO", 256))
+    for a, b in (("Float8E4M3FN", "Float8E5M2"), ("Float6E2M3FN", "Float8E4M3FN"), ("Float4E2M1FN", "Float4E2M1FN")):
+        ex += umma("MmaMXF8F6F4Op", f"cutlass.{a}, cutlass.{b}, ", 32, ms=mx_m, ns=(64, 256), srcs=("SMEM",), mjs=kk)
+    ex += umma("MmaMXF8Op", "cutlass.Float8E4M3FN, ", 32, ms=mx_m, ns=(128,), srcs=("SMEM",), mjs=kk)
+    f4 = {"SMEM": (("", ""),)}
+    ex += umma("MmaMXF4Op", "", 64, ms=mx_m + ((t + "CtaGroup.TWO", 128),), ns=(64, 256), srcs=("SMEM",), mjs=f4)
+    for sf in ("Float8E8M0FNU", "Float8E4M3FN"):
+        ex += umma("MmaMXF4NVF4Op", f"cutlass.{sf}, ", 64, ms=mx_m, ns=(128,), srcs=("SMEM",), mjs=f4)
+    reps = {"32x32b": 128, "16x64b": 128, "16x32bx2": 128, "16x128b": 64, "16x256b": 32}
+    for shape, top in reps.items():
+        for r in (1, 2, 4, 8, 16, 32, 64, 128):
+            if r <= top:
+                for pk in ("NONE", "PACK_16b_IN_32b"):
+                    ex.append(f"cute.make_copy_atom({t}Ld{shape}Op({t}Repetition.x{r}, {t}Pack.{pk}), cutlass.Float32)")
+                    un = "NONE" if pk == "NONE" else "UNPACK_32b_IN_16b"
+                    ex.append(f"cute.make_copy_atom({t}St{shape}Op({t}Repetition.x{r}, {t}Unpack.{un}), cutlass.Float32)")
+    ex += [f"cute.make_copy_atom({t}Ld16x64bOp({t}Repetition.x2, {t}Pack.PACK_16b_IN_32b), cutlass.Float16)",
+           f"cute.make_copy_atom({t}St32x32bOp({t}Repetition.x8), cutlass.BFloat16)"]
+    f16 = (f"{t}MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (256,128,16), {t}CtaGroup.TWO, "
+           f"{t}OperandSource.SMEM, nv.OperandMajorMode.K, nv.OperandMajorMode.MN)")
+    ex += [f"cute.make_tiled_mma({f16}, (1,2,1))", f"cute.make_tiled_mma({f16}, (2,1,1))",
+           f"cute.make_tiled_mma({t}MmaTF32Op((128,64,8), {t}CtaGroup.ONE, {t}OperandSource.TMEM, "
+           "nv.OperandMajorMode.K, nv.OperandMajorMode.K), (2,2,1))"]
+    refuse = [
+        (f"{t}MmaMXF8Op(cutlass.Float8E4M3FN, (128,128,32), {t}CtaGroup.ONE, {t}OperandSource.TMEM, "
+         "nv.OperandMajorMode.K, nv.OperandMajorMode.K)", "no MMA atom named 'SM100_MMA_MXF8F6F4_TS<"),
+        (f"{t}MmaMXF8F6F4Op(cutlass.Float8E4M3FN, cutlass.Float8E4M3FN, (128,128,32), {t}CtaGroup.TWO, "
+         f"{t}OperandSource.SMEM, nv.OperandMajorMode.K, nv.OperandMajorMode.K)", "M-mode size should be 256"),
+        (f"{t}MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (128,64,16), {t}CtaGroup.ONE, "
+         f"{t}OperandSource.TMEM, nv.OperandMajorMode.MN, nv.OperandMajorMode.K)", "A from TMEM can't be transposed"),
+        (f"{t}MmaF16BF16SparseOp(cutlass.Float16, cutlass.Float32, (128,64,32), {t}CtaGroup.ONE, "
+         f"{t}OperandSource.SMEM, nv.OperandMajorMode.K, nv.OperandMajorMode.K, {t}SparseMetadataFormat.TID)",
+         "no CuTe MMA atom recorded"),
+        (f"cute.make_copy_atom({t}LdRed32x32bOp({t}Repetition.x2), cutlass.Float32)", "no CuTe copy operation recorded"),
+    ]
+    return ([{"id": f"umma{i}", "atom": e, "arch": "sm_100a"} for i, e in enumerate(ex)]
+            + [{"id": f"umma-refused{i}", "atom": e, "arch": "sm_100a", "refuse": w} for i, (e, w) in enumerate(refuse)])
+
+
+def atom_failure(cs: Any, expr: str, r: dict[str, Any], refuse: str | None = None) -> str | None:
     """Why the atom of ``expr`` does not come across, or None: cute_sym's atom has the DSL's
-    thread and value layouts (read in the DSL's notation), and ``to_dsl`` gives them back."""
+    thread and value layouts (read in the DSL's notation), and ``to_dsl`` gives them back; an op
+    CuTe does not define is refused (a LayoutError with the words ``refuse``, naming CuTe's atom
+    where the DSL's op has a CuTe name)."""
     if "crash" in r or "err" in r:
         return f"{expr}: {r.get('err') or 'crash ' + str(r.get('crash'))}"
-    if "refused" in r:      # an SM100 op: CuTe's name, and cute_sym says it lacks the atom
-        ok = r["name"].startswith("SM100_MMA_") and r["name"] in r["refused"]
-        return None if ok else f"{expr}: named {r['name']}, refused with {r['refused']!r}"
+    if refuse is not None or "refused" in r:
+        ok = refuse is not None and refuse in r.get("refused", "") and r.get("name", "") in r["refused"]
+        return None if ok else f"{expr}: expected a refusal with {refuse!r}, got {r}"
+    if "dsl" not in r:
+        return None         # (an op: named, and taken into cute_sym)
     for d, o, again in zip(r["dsl"], r["ours"], r["again"]):
         x, y = cs.parse(d, dialect="dsl"), cs.parse(o)
         # (the DSL drops a size-1 mode CuTe C++ keeps, as in GMMA's 64x8 C layout: the same function)
@@ -453,6 +531,10 @@ def emit_jobs() -> list[dict[str, Any]]:
          {"partition": "A", "shape": [32, 32], "smem": True}),
         ('cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "half_t"), '
          'parse("(_16,_8):(_8,_1)"), parse("(_1,_8)")).get_slice(9)', {}, {"partition": "S", "shape": [32, 64]}),
+        ('cs.make_tiled_mma("SM100_MMA_F16BF16_2x1SM_TS<bfloat16_t, bfloat16_t, float, 256, 128, UMMA::Major::K, '
+         'UMMA::Major::MN>", (1, 2, 1))', {}, {"arch": "sm_100a"}),
+        ('cs.make_tiled_mma("SM100_MMA_MXF4_SS<float_e2m1_t, float_e2m1_t, float, float_ue4m3_t, 128, 64, 16, '
+         'UMMA::Major::K, UMMA::Major::K>", (2, 1, 1))', {}, {"arch": "sm_100a"}),
     ]
     return [{"id": f"emit{i}", "emit": e, "bind": b, **extra} for i, (e, b, extra) in enumerate(items)]
 

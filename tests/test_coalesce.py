@@ -74,3 +74,25 @@ def test_prop_symbolic_coalesce_profile(L: Layout, mask: list[bool], n: int) -> 
         return cs.coalesce(X, profile)
     by_mode.__name__ = "coalesce"
     _static_vs_symbolic(by_mode, L, mask, compare="by_mode")
+
+
+# ---------------------------------------------------------------- issue 33: a stride that may be 0
+def test_filter_records_that_a_symbolic_stride_must_not_be_0() -> None:
+    import cute_sym as cs
+    from cute_sym.core.decide import collect_guards
+    L = cs.parse("(_4,_8):(_1,s)")
+    with collect_guards() as g:
+        F = cs.filter(L)
+    assert g.describe() == ["s != 0"]
+    # where the guard holds the answer is the filtered layout (no stride-0 mode, the same image);
+    # at s = 0 the guard fails (the mode stays, as CuTe keeps a dynamic stride)
+    for s in (-3, -1, 1, 2, 4, 7):
+        assert g.holds({"s": s})
+        Fs, Ls = cs.subs(F, {"s": s}), cs.subs(L, {"s": s})
+        assert 0 not in [int(x) for x in cs.flatten(Fs.stride)]
+        assert sorted({int(Fs(i)) for i in range(int(cs.size(Fs)))}) == \
+            sorted({int(Ls(i)) for i in range(int(cs.size(Ls)))})
+    assert not g.holds({"s": 0})
+    with collect_guards() as g2:      # a stride that is not 0 (positive) asks nothing
+        cs.filter(cs.parse("(_4,M):(_1,M)"))
+    assert g2.describe() == []

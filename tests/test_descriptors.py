@@ -125,3 +125,26 @@ def test_descriptor_word_prints_as_cute() -> None:
     assert d.desc == 0x4000004000010042         # CuTe 4.7 compiled here (scripts/desc_oracle.py)
     assert str(d).splitlines()[0] == "GmmaDescriptor: 0x4000004000010042"
     assert make_umma_desc(tile, "K", base_address=1024).desc == 0x4000404000010042
+
+
+def test_symbolic_extents_where_cute_allows_them() -> None:
+    """MN-major: the MN extent may be dynamic when the canonical strides stay static (order (2,1));
+    with the K-blocks after M (order (1,2)) the SBO is M-dependent, which CuTe cannot read at compile
+    time; K-major needs a static MN-size (CuTe's static assert)."""
+    M = cs.Dyn("M", divisible_by=64)
+    a = cs.smem_layout_atom("GMMA::Layout_MN_SW128_Atom<half_t>")
+    t = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(a, (M, 16), (2, 1)))
+    d = make_gmma_desc(t, "MN")
+    assert (d.leading_byte_offset, d.stride_byte_offset, d.layout_type) == (128, 64, "B128")
+    # the same fields as a static MN extent of any value with two atoms or more along MN (one atom:
+    # its extent-1 mode's stride is 0, CuTe's LBO 0, unused)
+    for m in (128, 256, 512):
+        ts = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(a, (m, 16), (2, 1)))
+        assert make_gmma_desc(ts, "MN") == d
+    t2 = cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(a, (M, 16)))
+    with pytest.raises(cs.LayoutError, match="must be static"):
+        make_gmma_desc(t2, "MN")
+    b = cs.smem_layout_atom("GMMA::Layout_K_SW128_Atom<half_t>")
+    tk = cs.local_tile(cs.make_tensor(cs.make_smem_ptr("S", "half_t"), cs.tile_to_shape(b, (M, 64))), (M, 16), (0, 1))
+    with pytest.raises(cs.LayoutError, match="MN-size must be static"):
+        make_umma_desc(tk, "K")

@@ -62,6 +62,8 @@ def _run_tiled(tc: Any, dtype: str, src_layout: Any = None) -> tuple[Any, Any, A
     def kernel(t: int) -> None:
         thr = tc.get_slice(t)
         cs.copy(tc, thr.partition_S(S), thr.partition_D(D))
+        cs.cp_async_fence()             # (cp.async lands at its wait; for other atoms these do nothing)
+        cs.cp_async_wait(0)
 
     return S, D, sim.run(kernel)
 

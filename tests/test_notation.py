@@ -222,7 +222,11 @@ def test_subs_refuses_a_value_that_breaks_a_fact() -> None:
 
 
 def test_subs_refuses_an_unknown_name() -> None:
+    # a name no symbol was ever made with is a typo (a name made elsewhere may be one binding given
+    # to several objects: the test session makes Q elsewhere, so the typo here is one never made)
     L = parse("(M,_8):(_1,M)")
-    with pytest.raises(cs.LayoutError, match=r"Q is not a symbol of \(M,_8\):\(_1,M\) \(its symbols: M\)"):
-        cs.subs(L, {"Q": 3})
-    assert str(cs.subs(L, {"Q": 3, "M": 2}, ignore_unknown=True)) == "(2,_8):(_1,2)"
+    with pytest.raises(cs.LayoutError, match=r"Qtypo33 is not a symbol of \(M,_8\):\(_1,M\) \(its symbols: M\)"):
+        cs.subs(L, {"Qtypo33": 3})
+    assert str(cs.subs(L, {"Qtypo33": 3, "M": 2}, ignore_unknown=True)) == "(2,_8):(_1,2)"
+    N = cs.Dyn("N33made")         # made: a binding for several objects may name it
+    assert str(cs.subs(L, {"N33made": 3, "M": 2})) == "(2,_8):(_1,2)" and N.name == "N33made"

@@ -208,6 +208,8 @@ def test_partitions_for_a_symbolic_thread_index_run_at_every_value() -> None:
             src, dst, ld = parts if index is not None else (
                 g2s.get_slice(t).partition_S(g), g2s.get_slice(t).partition_D(s), s2r.get_slice(t).partition_S(s))
             cs.copy(g2s, src, dst)
+            cs.cp_async_fence()
+            cs.cp_async_wait(0)
             cs.syncthreads()
             frag = mma.get_slice(t).partition_fragment_A(s)
             cs.copy(s2r, ld, s2r.get_slice(t).retile_D(frag))
@@ -248,3 +250,50 @@ def test_an_ldmatrix_past_shared_memory_names_the_memory_and_the_lane() -> None:
     report = sim.run(kernel)
     oob = report.of("out_of_bounds")
     assert len(oob) == 1 and oob[0].memory == "s" and oob[0].offsets[0] >= 128
+
+
+def test_a_missing_cp_async_wait() -> None:
+    """cp.async lands at the wait of its group: reading shared memory (after the barrier) without
+    waiting sees unwritten elements, and the copies still in flight at the end are reported."""
+    g2s = cs.make_tiled_copy(cs.Copy_Atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "half_t"),
+                             make_layout((8, 4), (4, 1)), make_layout((1, 8)))
+    for wait in (True, False):
+        sim = cs.Simulation(32)
+        g = sim.global_tensor(np.arange(256, dtype=np.float16), make_layout((8, 32), (32, 1)), name="g")
+        s = sim.shared_tensor(make_layout((8, 32), (32, 1)), "half_t", name="s")
+
+        def kernel(t: int, wait: bool = wait) -> None:
+            cs.copy(g2s, g2s.get_slice(t).partition_S(g), g2s.get_slice(t).partition_D(s))
+            cs.cp_async_fence()
+            if wait:
+                cs.cp_async_wait(0)
+            cs.syncthreads()
+            _x = s[(t * 8 + 5) % 256]
+
+        report = sim.run(kernel)
+        if wait:
+            assert report.ok and (s.engine.array == g.engine.array).all()
+        else:
+            assert {f.kind for f in report.faults} == {"uninitialized_read", "async_pending"}
+            assert report.of("async_pending")[0].n == 1 and len(report.of("async_pending")) == 32
+
+
+def test_cp_async_wait_keeps_the_newest_groups_in_flight() -> None:
+    atom = cs.Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint32_t>", "float")
+    sim = cs.Simulation(1)
+    g = sim.global_tensor(np.arange(3.0, dtype=np.float32), make_layout(3), name="g")
+    s = sim.shared_tensor(make_layout(3), "float", name="s")
+    seen: list[float] = []
+
+    def kernel(t: int) -> None:
+        for i in range(3):
+            cs.copy(atom, cs.make_tensor(g.engine + i, make_layout(1)),
+                    cs.make_tensor(s.engine + i, make_layout(1)))
+            cs.cp_async_fence()
+        cs.cp_async_wait(1)                      # groups 0 and 1 land, group 2 is in flight
+        seen.extend(float(x) for x in s.engine.array)
+        cs.cp_async_wait(0)
+
+    assert sim.run(kernel).ok and seen == [0.0, 1.0, 0.0]
+    with pytest.raises(LayoutError):
+        cs.cp_async_wait(-1)

@@ -61,7 +61,10 @@ def test_get_slice_refuses_a_thread_past_the_last() -> None:
     import cute_sym as cs
     mma = cs.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
     tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint64_t>", "float"), parse("(_4,_8):(_8,_1)"), parse("(_1,_2)"))
-    assert mma.get_slice(128).thr_vmnk == thread_coord(mma.thr_layout_vmnk, 128)    # an int: CuTe's reading
+    with pytest.raises(cs.LayoutError, match=r"thread index 128 is past the last thread of the tiled MMA \(thread indices 0..127"):
+        mma.get_slice(128)          # it wrapped to thread 0
+    sm70 = cs.make_tiled_mma("SM70_8x8x4_F16F16F16F16_TN", (1, 2))       # quad pairs: indices with holes
+    assert sm70.get_slice(51).thr_vmnk == thread_coord(sm70.thr_layout_vmnk, 51)     # CuTe's reading, kept
     with pytest.raises(cs.LayoutError, match=r"thread index 1000 is past the last thread of the tiled copy \(thread indices 0..31"):
         tc.get_slice(1000)
     with pytest.raises(cs.LayoutError, match=r"may be 1000, past the last thread of the tiled MMA"):

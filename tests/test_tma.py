@@ -239,3 +239,45 @@ def test_sweep_majors_and_types() -> None:
                     make_tma_copy("SM90_TMA_LOAD", gT, sL)
             n += 1
     assert n == 48
+
+
+@pytest.mark.parametrize("t,sw", [(t, sw) for t in ("half_t", "float", "int8_t") for sw in ("SW32", "SW64", "SW128")])
+def test_picture_placement_is_the_swizzle(t: str, sw: str) -> None:
+    """K-major: the chunk at column c of smem row r holds the gmem chunk of row m = r (mod the atom)
+    at chunk column c XOR (row bits the swizzle reads), as the hardware swizzles 16-byte chunks."""
+    import xml.etree.ElementTree as ET
+    b = {"SW32": 1, "SW64": 2, "SW128": 3}[sw]
+    atom = cs.smem_layout_atom(f"GMMA::Layout_K_{sw}_Atom<{t}>")
+    rowk = atom.layout_b.shape[1]
+    gT = cs.make_tensor(cs.make_gmem_ptr("A", t), cs.parse("(512,512):(512,_1)"))
+    sL = cs.tile_to_shape(atom, (16, rowk))
+    tma = cs.make_tma_copy("SM90_TMA_LOAD", gT, sL)
+    pl = cs.tma_placement(tma, gT, sL)
+    ce = pl.chunk_elems
+    per_row = rowk // ce                         # chunks in one swizzle row (2^B)
+    assert per_row == 1 << b
+    assert sorted(pl.smem_chunks) == sorted((m, c * ce) for m in range(16) for c in range(per_row))
+    for q, (m, k) in enumerate(pl.smem_chunks):
+        byte = q * 16
+        row, rem = divmod(byte, 16 * per_row)
+        col = rem // 16
+        assert m == row
+        # Sw<B,4,3> on bytes: bits [4,4+B) ^= bits [7,7+B)
+        want_col = col ^ ((byte >> 7) & ((1 << b) - 1))
+        assert k // ce == want_col
+    svg = cs.tma_svg(tma, gT, sL)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and svg.count('class="box"') == len(pl.boxes)
+    assert "<svg" in cs.tma_html(tma, gT, sL)
+
+
+@pytest.mark.parametrize("op", ["SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD"])
+def test_store_and_reduce_share_the_load_box(op: str) -> None:
+    """A store or reduce-add has the same box, swizzle and coordinate tensor as the load of the
+    same tiles (the smem tile is the source), one CTA a box."""
+    gT, sL, _ = _case("MN", "float", (64, 32), "(512,256):(_1,512)")
+    st, ld = make_tma_copy(op, gT, sL), make_tma_copy("SM90_TMA_LOAD", gT, sL)
+    assert str(st.Traits.AuxParams.TmaGmemBasis) == str(ld.Traits.AuxParams.TmaGmemBasis)
+    assert st.get_tma_descriptor().box_dim == ld.get_tma_descriptor().box_dim
+    assert str(st.get_tma_tensor(cs.shape(gT)).layout) == str(ld.get_tma_tensor(cs.shape(gT)).layout)
+    assert str(st.TiledLayout_TV) == str(ld.TiledLayout_TV) and st.Traits.op.direction != "load"

@@ -8,6 +8,7 @@ element of the tensor moved exactly once, each warp in its own lanes).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 from typing import Any
@@ -94,7 +95,7 @@ def test_traits_are_cutes(row: dict[str, Any]) -> None:
 
 
 def _raw_address(offset: int, dtype: str) -> int:
-    shift = {"float": 0, "half_t": 1}[dtype]
+    shift = {"float": 0, "uint32_t": 0, "half_t": 1, "uint8_t": 2}[dtype]
     return ((offset >> shift) | ((offset & ((1 << shift) - 1)) << (32 - shift))) & 0xFFFFFFFF
 
 
@@ -114,6 +115,38 @@ def test_make_tmem_copy_is_cutes(row: dict[str, Any]) -> None:
         g = thr.partition_D(gm) if load else thr.partition_S(gm)
         assert str(a.layout) == want[f"{tid}/tmem"] and str(g.layout) == want[f"{tid}/gmem"]
         assert str(_raw_address(a.engine.offset, t)) == want[f"{tid}/addr"]
+    if "print_latex" in want:   # CuTe's print_latex of the tiled copy, by its digest
+        assert hashlib.sha256(cs.latex(tc).strip("\n").encode()).hexdigest() == want["print_latex"]
+
+
+@pytest.mark.parametrize("row", [r for r in ORACLE if r["kind"] == "utccp_copy"],
+                         ids=lambda r: f"{r['op']}-{r['dtype']}-{r['layout']}")
+def test_make_utccp_copy_is_cutes(row: dict[str, Any]) -> None:
+    t = row["dtype"]
+    tm = cs.make_tensor(cs.make_tmem_ptr(t, 0), parse(row["layout"]))
+    sm = cs.make_tensor(cs.make_smem_ptr("s", t), parse(row["layout"]).shape)
+    tc = cs.make_utccp_copy(row["op"], tm)
+    want = row["expect"]
+    assert str(tc.Tiler_MN) == want["Tiler_MN"] and str(tc.TiledLayout_TV) == want["TiledLayout_TV"]
+    for cta in range(2 if row["op"].endswith("2cta") else 1):
+        a = tc.get_slice(cta).partition_D(tm)
+        assert str(a.layout) == want[f"{cta}/tmem"] and str(_raw_address(a.engine.offset, t)) == want[f"{cta}/addr"]
+        assert str(tc.get_slice(cta).partition_S(sm).layout) == want[f"{cta}/smem"]
+
+
+@pytest.mark.parametrize("row", [r for r in ORACLE if r["kind"] == "op_repeater"],
+                         ids=lambda r: f"{r['op']}-{r['bits']}")
+def test_op_repeater_is_cutes(row: dict[str, Any]) -> None:
+    got = cs.tmem_op_repeater(row["op"], row["bits"])
+    assert got == row["expect"]["op"]
+    # the widest: it divides the bits, and twice it (where CuTe has it) does not
+    t = Copy_Traits(got)
+    per_lane = size(t.ValID) // size(t.ValID[1])       # bits along N a lane, all repetitions
+    assert row["bits"] % per_lane == 0
+    dp, b = (int(x) for x in got.split("_")[3].split("b")[0].split("dp"))
+    bits, reps = TMEM_SHAPES[(dp, b)]
+    r = per_lane // bits
+    assert r in reps and (2 * r not in reps or row["bits"] % (2 * per_lane) != 0)
 
 
 # ------------------------------------------------------------------ properties of tcgen05.ld/st
@@ -247,11 +280,23 @@ def test_a_warp_reaching_another_warps_lanes_is_refused() -> None:
         st.get_slice(0).partition_D(shifted)
 
 
-def test_the_rule_needs_a_static_thread() -> None:
+def test_a_symbolic_thread_is_checked_at_each_of_its_values() -> None:
     acc = cs.make_tensor(cs.make_tmem_ptr("float", "acc"), parse("(_128,_32):(_65536,_1)"))
     tc = cs.make_tmem_copy("SM100_TMEM_LOAD_32dp32b1x", acc)
-    with pytest.raises(cs.UndecidableError, match="not static"):
-        tc.get_slice(cs.Dyn("tid", max=127)).partition_S(acc)
+    tid = cs.Dyn("tid", max=127, sign="nonnegative")
+    part = tc.get_slice(tid).partition_S(acc)              # every thread of the warpgroup in its lanes
+    assert str(part.engine) == "tmem_ptr[float](acc+2097152*(tid//32))"
+    shifted = cs.make_tensor(acc.engine + 32 * F32, acc.layout)
+    with pytest.raises(cs.LayoutError, match=r"thread 0 \(warp 0\) reaches TMEM lane 32"):
+        tc.get_slice(tid).partition_S(shifted)
+    # a second warpgroup over the same lanes: the 128-thread copy refuses the index itself first
+    with pytest.raises(cs.LayoutError, match="tid may be 255, past the last thread"):
+        tc.get_slice(cs.Dyn("tid", max=255, sign="nonnegative")).partition_S(acc)
+    with pytest.raises(cs.UndecidableError, match="needs tid < 128") as e:     # no bound: the fact is named
+        tc.get_slice(cs.Dyn("tid")).partition_S(acc)
+    assert e.value.fact == "tid < 128"
+    # the thread of a warp whose index is a multiple of 32 (one thread a warp) is checked at those values
+    tc.get_slice(cs.Dyn("w", divisible_by=32, max=96, sign="nonnegative")).partition_S(acc)
 
 
 @pytest.mark.parametrize("args,match", [
@@ -318,3 +363,20 @@ def test_the_tmem_picture_refuses_a_plain_copy() -> None:
     tc = cs.make_tiled_copy(cs.Copy_Atom("UniversalCopy<uint32_t>", "float"), cs.make_layout((8, 1)), cs.make_layout((1, 1)))
     with pytest.raises(cs.LayoutError, match="TMEM tiled copy"):
         cs.tmem_copy_picture(tc, g)
+
+
+@pytest.mark.parametrize("op,bits", [("SM100_TMEM_LOAD_32dp32b2x", 64), ("SM100_TMEM_LOAD_STAT_32dp32b32x", 1024),
+                                     ("SM100_TMEM_LOAD_32dp32b1x", 48), ("SM100_TMEM_LOAD_16dp32b1x", 32),
+                                     ("SM100_UTCCP_128dp128bit_1cta", 128), ("SM100_TMEM_LOAD_32dp32b1x", 0)])
+def test_op_repeater_refuses_what_cute_cannot_repeat(op: str, bits: int) -> None:
+    with pytest.raises(cs.LayoutError, match="tmem_op_repeater"):
+        cs.tmem_op_repeater(op, bits)
+
+
+def test_utccp_copies_are_one_thread_per_cta_outside_the_warp_rule() -> None:
+    sf = cs.make_tensor(cs.make_tmem_ptr("uint32_t", "sf"), parse("(_128,_4):(_65536,_1)"))
+    tc = cs.make_utccp_copy("SM100_UTCCP_128dp128bit_2cta", sf)
+    parts = [tc.get_slice(cta).partition_D(sf) for cta in (0, 1)]
+    assert parts[0] == parts[1] and sorted(values(parts[0].layout)) == sorted(values(sf.layout))
+    with pytest.raises(cs.LayoutError, match="not a tcgen05.cp"):
+        cs.make_utccp_copy("SM100_TMEM_LOAD_32dp32b1x", sf)

@@ -26,10 +26,18 @@ METRICS = {
     "conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
     "requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "st_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "st_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 }
 
+# where the address tables live: __constant__ (no LSU loads) unless they outgrow its 64 KiB;
+# __device__ tables are global loads, which leave the shared-memory counters untouched
+TABLE_SPACE = "__constant__"
+
 _REGS = {"ld.u8": 1, "ld.u16": 1, "ld": 1, "ld.v2": 2, "ld.v4": 4,
-         "ldmatrix.x1": 1, "ldmatrix.x2": 2, "ldmatrix.x4": 4}
+         "ldmatrix.x1": 1, "ldmatrix.x2": 2, "ldmatrix.x4": 4,
+         "st.u16": 1, "st": 1, "st.v2": 2, "st.v4": 4, "stmatrix.x1": 1, "stmatrix.x2": 2, "stmatrix.x4": 4,
+         **{f"{k}matrix.trans.x{n}": n for k in ("ld", "st") for n in (1, 2, 4)}}
 
 
 def _load(c: Case) -> str:
@@ -37,9 +45,24 @@ def _load(c: Case) -> str:
     outs = ", ".join(f"%{i}" for i in range(n))
     regs = ", ".join(f'"=r"(r[{i}])' for i in range(n))
     if c.instr.startswith("ldmatrix"):
-        x = c.instr.split(".")[1]
-        ptx = f"ldmatrix.sync.aligned.m8n8.{x}.shared.b16 {{{outs}}}, [%{n}];"
+        x = c.instr.split(".")[-1]
+        tr = ".trans" if ".trans" in c.instr else ""
+        ptx = f"ldmatrix.sync.aligned.m8n8.{x}{tr}.shared.b16 {{{outs}}}, [%{n}];"
         return f'asm volatile("{ptx}" : {regs} : "r"(sa + a));'
+    if c.instr.startswith("stmatrix"):
+        x = c.instr.split(".")[-1]
+        tr = ".trans" if ".trans" in c.instr else ""
+        ins = ", ".join(f"%{i + 1}" for i in range(n))
+        vals = ", ".join(f'"r"(r[{i}] + threadIdx.x)' for i in range(n))
+        ptx = f"stmatrix.sync.aligned.m8n8.{x}{tr}.shared.b16 [%0], {{{ins}}};"
+        return f'asm volatile("{ptx}" :: "r"(sa + a), {vals} : "memory");'
+    if c.instr.startswith("st"):
+        typ = {"st.u16": "u16", "st": "u32", "st.v2": "v2.u32", "st.v4": "v4.u32"}[c.instr]
+        ins = ", ".join(f"%{i + 1}" for i in range(n))
+        src = f"{{{ins}}}" if n > 1 else "%1"
+        cast = "(unsigned short)" if c.instr == "st.u16" else ""
+        vals = ", ".join(f'"{"h" if c.instr == "st.u16" else "r"}"({cast}(r[{i}] + threadIdx.x))' for i in range(n))
+        return f'asm volatile("st.shared.{typ} [%0], {src};" :: "r"(sa + a), {vals} : "memory");'
     space = c.space
     typ = {"ld.u8": "u8", "ld.u16": "u16", "ld": "u32", "ld.v2": "v2.u32", "ld.v4": "v4.u32"}[c.instr]
     dst = f"{{{outs}}}" if n > 1 else "%0"
@@ -55,7 +78,7 @@ def kernel(k: int, c: Case) -> str:
     return f"""
 // case {k}: {c.name}: {c.note}
 // predicted by cute_sym.analysis: {pred}
-__constant__ unsigned int addr_{k}[{ninstr * c.nthreads}] = {{{table}}};
+{TABLE_SPACE} unsigned int addr_{k}[{ninstr * c.nthreads}] = {{{table}}};
 __global__ void __launch_bounds__({c.nthreads}) case_{k}_{c.name}(const char* g, unsigned int* out) {{
   extern __shared__ __align__(1024) unsigned char smem[];
   unsigned int sa = (unsigned int)__cvta_generic_to_shared(smem);
@@ -140,7 +163,8 @@ def table(pred_path: str, csv_path: str) -> str:
     ok = 0
     for k, p in enumerate(pred):
         m = meas.get(f"case_{k}_{p['name']}", {})
-        keys = ("wavefronts", "conflicts") if p["space"] == "shared" else ("sectors", "requests")
+        keys = (("st_wavefronts", "st_conflicts") if p["instr"].startswith("st") else ("wavefronts", "conflicts")) \
+            if p["space"] == "shared" else ("sectors", "requests")
         got = {key: int(m[METRICS[key]]) for key in keys if METRICS[key] in m}
         agree = all(got.get(key) == p["predicted"][key] for key in keys)
         ok += agree

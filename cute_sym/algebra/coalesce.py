@@ -11,6 +11,7 @@ from ..core.monomials import mul
 from ..layout.layout import Layout, _Builder, _mk, _mk_static, _new, is_static_layout
 from ..layout.modes import filter_zeros
 from ..core import decide
+from ..core.lazy import is_expr
 from ..stride.kind import StrideKind, stride_continues
 from ._util import _eq_proved, _flat, _mul, _composed_dispatch
 
@@ -345,15 +346,32 @@ def coalesce_shape(shape: IntTuple) -> IntTuple:
     return out[0] if len(out) == 1 else tuple(out)
 
 
-def filter(layout: Layout, profile: Any = None) -> Layout:
+def filter(layout: Layout, profile: Any = None, *, undecided: str = "raise") -> Layout:
     """Remove stride-0 and size-1 modes (``coalesce(filter_zeros(layout))``).
 
+    @pre a symbolic stride of a mode of extent > 1 is not 0: the decision procedure proves it, or
+         :class:`~cute_sym.UndecidableError` names the fact (``d != 0``); inside
+         :func:`~cute_sym.collect_guards` the fact is recorded as a guard instead. (CuTe keeps such
+         a mode, as a dynamic stride is never 0 to its type system; at 0 the kept mode would make
+         the answer no filtered layout.) ``undecided="keep"`` is CuTe's rule: the mode stays and
+         the fact is asked only inside ``collect_guards`` (the algebra's own callers, which keep
+         the image either way).
     @post ``result`` has no static size-1 mode and no stride-0 mode (unless it is ``_1:_0``).
     @post the image of ``result`` is the image of ``layout``.
 
     >>> from cute_sym.notation import parse
     >>> print(filter(parse("(_4,_2,_3):(_1,_0,_4)")))
     _12:_1
+    >>> from cute_sym.core.decide import collect_guards
+    >>> with collect_guards() as g:
+    ...     print(filter(parse("(_4,_8):(_1,s)")))
+    (_4,_8):(_1,s)
+    >>> g.describe()
+    ['s != 0']
+    >>> filter(parse("(_4,_8):(_1,s)"))
+    Traceback (most recent call last):
+    ...
+    cute_sym.UndecidableError: filter (a stride that may be 0 keeps its mode) needs s != 0 (cannot be decided)
     """
     profile = None if profile is None else unwrap(profile)
     if profile is not None and type(profile) is tuple:
@@ -369,6 +387,12 @@ def filter(layout: Layout, profile: Any = None) -> Layout:
         else:
             rs, rd = _coalesce_static(s0 if d0 != 0 else 1, d0)
         return _mk_static(rs, rd)
+    from ..core import decide
+    from ..core.decide.base import _GUARDS
+    if undecided == "raise" or _GUARDS.get() is not None:     # filtered where each possibly-0 stride is not 0
+        for x, d in zip(leaves(layout._shape), leaves(layout._stride)):
+            if is_expr(d) and not (type(x) is int and x == 1) and decide.prove("==", d, 0) is not True:
+                decide.require("!=", d, 0, why="filter (a stride that may be 0 keeps its mode)")
     return _coalesce(filter_zeros(layout))
 
 

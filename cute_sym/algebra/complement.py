@@ -118,7 +118,7 @@ def _complement_raw(layout: Any, cotarget: Any = None) -> Layout:
 def _complement_general(layout: Layout, cotarget: Any) -> Layout:
     """CuTe's steps with the generic helpers, for every kind of integer (the reference of the fast paths)."""
     # every stride a static 0: filter leaves _1:_0 whatever the extents
-    filt = _mk(1, 0) if _zero_strides(layout) else filter(layout)
+    filt = _mk(1, 0) if _zero_strides(layout) else filter(layout, undecided="keep")
     cotarget = None if cotarget is None else unwrap(cotarget)
     if cotarget is None:
         cotarget = cosize(filt)

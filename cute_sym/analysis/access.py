@@ -8,7 +8,7 @@ inner layout: offsets are kept inner (possibly symbolic); the case engine
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Callable, Hashable, Optional, TypeVar, Union
 
 from ..core.errors import LayoutError
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
@@ -18,6 +18,10 @@ from ..layout import Layout, size
 from ..swizzle import ComposedLayout, Swizzle
 from ..tensor.copy import TiledCopy
 from .hardware import ADDRESS_PERIOD_BYTES, LDMATRIX_ROW_THREADS, ldmatrix_matrices
+from .cases import Cases, Space, _symbols, by_cases, linear_form
+from .tables import copy_index_table, expr_of, layout_table
+
+R = TypeVar("R")
 
 LayoutLike = Union[Layout, ComposedLayout]
 WARP = 32
@@ -63,26 +67,32 @@ class Access:
     """The accesses of one warp: ``offsets[i]`` are thread ``threads[i]``'s element offsets
     (inner, before base and swizzle), value by value; ``chunk`` values make one instruction
     (``None``: to be chosen, the widest vector); ``matrices``: ldmatrix's matrix count.
-    """
-    __slots__ = ("threads", "offsets", "bits", "chunk", "matrices", "swizzle", "base", "what")
 
-    def __init__(self, threads: tuple[int, ...], offsets: tuple[tuple[IntLike, ...], ...], bits: int,
+    ``keys[i]`` are the same offsets as the analyses read them: the offsets themselves, or,
+    when ``syms`` is a tuple of symbols, integer linear forms ``(const, coeffs)`` in them
+    (the hot path: no sympy object per offset; :meth:`expr` writes one when asked).
+    """
+    __slots__ = ("threads", "keys", "syms", "bits", "chunk", "matrices", "swizzle", "base", "what", "_exprs")
+
+    def __init__(self, threads: tuple[int, ...], offsets: tuple[tuple[Any, ...], ...], bits: int,
                  chunk: Optional[int], matrices: Optional[int], swizzle: Optional[Swizzle],
-                 base: IntLike, what: str) -> None:
+                 base: IntLike, what: str, syms: Optional[tuple[Any, ...]] = None) -> None:
         put = object.__setattr__
-        for k, v in (("threads", threads), ("offsets", offsets), ("bits", check_bits(bits)),
+        for k, v in (("threads", threads), ("keys", offsets), ("bits", check_bits(bits)),
                      ("chunk", chunk), ("matrices", matrices), ("swizzle", swizzle), ("base", base),
-                     ("what", what)):
+                     ("what", what), ("syms", syms), ("_exprs", {})):
             put(self, k, v)
 
     threads: tuple[int, ...]
-    offsets: tuple[tuple[IntLike, ...], ...]
+    keys: tuple[tuple[Any, ...], ...]
+    syms: Optional[tuple[Any, ...]]
     bits: int
     chunk: Optional[int]
     matrices: Optional[int]
     swizzle: Optional[Swizzle]
     base: IntLike
     what: str
+    _exprs: dict[Any, IntLike]
 
     __reduce__ = frozen_reduce
     __copy__ = frozen_copy
@@ -94,6 +104,21 @@ class Access:
     @property
     def period(self) -> int:
         return period_elems(self.bits, self.swizzle)
+
+    def expr(self, key: Any) -> IntLike:
+        """The offset a key stands for (itself, or its linear form written out)."""
+        if self.syms is None:
+            return key
+        got = self._exprs.get(key)
+        if got is None:
+            got = self._exprs[key] = expr_of(key[0], key[1], self.syms)
+        return got
+
+    @property
+    def offsets(self) -> tuple[tuple[IntLike, ...], ...]:
+        if self.syms is None:
+            return self.keys
+        return tuple(tuple(self.expr(k) for k in row) for row in self.keys)
 
     def all_offsets(self) -> list[IntLike]:
         return [o for row in self.offsets for o in row]
@@ -124,24 +149,37 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
     """
     swizzle, base, inner = split_layout(layout)
     if isinstance(src, TiledCopy):
-        part = src.tidfrg_S(layout) if side == "S" else src.tidfrg_D(layout)
-        _, _, t = split_layout(part)
-        nthr, nv = _static(size(t[0]), "threads"), _static(size(t[1][0]), "atom values")
-        nx = _static(size(t[1][1]), "values")
-        if type(size(t[2])) is not int:
-            raise LayoutError(f"the copy covers {layout} in {fmt(size(t[2]))} tiles of {fmt(src.Tiler_MN)}, a "
-                              "symbolic number: analyze one tile (a layout of that shape) or bind the extent")
-        nr = _static(size(t[2]), "tiles")
-        threads = _warp_threads(nthr, warp)
-        offs = tuple(tuple(t((th, (v, x), r)) for r in range(nr) for x in range(nx) for v in range(nv))
-                     for th in threads)
+        fast = copy_index_table(src, inner.shape, side)
+        if fast is not None:
+            nthr, nv, nx, nr, index = fast
+            threads = _warp_threads(nthr, warp)
+            rows = [[index[th + nthr * (v + nv * (x + nx * r))] for r in range(nr) for x in range(nx)
+                     for v in range(nv)] for th in threads]
+        else:
+            part = src.tidfrg_S(layout) if side == "S" else src.tidfrg_D(layout)
+            _, _, t = split_layout(part)
+            nthr, nv = _static(size(t[0]), "threads"), _static(size(t[1][0]), "atom values")
+            nx = _static(size(t[1][1]), "values")
+            if type(size(t[2])) is not int:
+                raise LayoutError(f"the copy covers {layout} in {fmt(size(t[2]))} tiles of {fmt(src.Tiler_MN)}, a "
+                                  "symbolic number: analyze one tile (a layout of that shape) or bind the extent")
+            nr = _static(size(t[2]), "tiles")
+            threads = _warp_threads(nthr, warp)
+            offs = tuple(tuple(t((th, (v, x), r)) for r in range(nr) for x in range(nx) for v in range(nv))
+                         for th in threads)
         b = src.bits if bits is None else bits
         if b != src.bits:
             raise LayoutError(f"the copy moves {src.bits}-bit elements, not {b}-bit")
         mats = ldmatrix_matrices(src.Traits.name)
         if mats is not None:
-            threads, offs = threads[:mats * LDMATRIX_ROW_THREADS], offs[:mats * LDMATRIX_ROW_THREADS]
-        return Access(threads, offs, b, nv, mats, swizzle, base, f"{src!r} ({'source' if side == 'S' else 'destination'})")
+            threads = threads[:mats * LDMATRIX_ROW_THREADS]
+        what = f"{src!r} ({'source' if side == 'S' else 'destination'})"
+        if fast is not None:
+            got = _keyed(threads, rows[:len(threads)], inner, b, nv, mats, swizzle, base, what)
+            if got is not None:
+                return got
+            offs = tuple(tuple(inner(i) for i in row) for row in rows[:len(threads)])
+        return Access(threads, offs[:len(threads)], b, nv, mats, swizzle, base, what)
     if not isinstance(src, Layout) or src.rank() != 2:
         raise LayoutError(f"expected a TiledCopy or a TV layout (thr, val) -> index, got {src}")
     if bits is None:
@@ -155,12 +193,66 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
                               f"dividing the {nv} values of a thread, at most 128 bits")
         chunk = vector_bits // bits
     threads = _warp_threads(nthr, warp)
+    what = f"TV layout {src}"
+    tv = layout_table(src)
+    if tv is not None and not tv.syms:
+        got = _keyed(threads, [[tv.const[th + nthr * v] for v in range(nv)] for th in threads],
+                     inner, bits, chunk, None, swizzle, base, what)
+        if got is not None:
+            return got
     offs = tuple(tuple(inner(src(th, v)) for v in range(nv)) for th in threads)
-    return Access(threads, offs, bits, chunk, None, swizzle, base, f"TV layout {src}")
+    return Access(threads, offs, bits, chunk, None, swizzle, base, what)
+
+
+def _keyed(threads: tuple[int, ...], rows: list[list[int]], inner: Layout, bits: int, chunk: Optional[int],
+           mats: Optional[int], swizzle: Optional[Swizzle], base: IntLike, what: str) -> Optional[Access]:
+    """The access read off ``inner``'s table at the 1-D indices ``rows`` (``None``: no table,
+    or an index outside its domain)."""
+    tab = layout_table(inner)
+    if tab is None:
+        return None
+    n = len(tab.const)
+    if any(i < 0 or i >= n for row in rows for i in row):
+        return None
+    const = tab.const
+    if not tab.syms:
+        return Access(threads, tuple(tuple(const[i] for i in row) for row in rows), bits, chunk, mats,
+                      swizzle, base, what)
+    cols = tab.coeffs
+    used = [s for s, col in enumerate(cols) if any(col[i] for row in rows for i in row)]
+    if not used:
+        return Access(threads, tuple(tuple(const[i] for i in row) for row in rows), bits, chunk, mats,
+                      swizzle, base, what)
+    syms = tuple(tab.syms[s] for s in used)
+    keys: tuple[tuple[Any, ...], ...]
+    if len(used) == 1:
+        col = cols[used[0]]
+        keys = tuple(tuple((const[i], (col[i],)) for i in row) for row in rows)
+    else:
+        ucols = [cols[s] for s in used]
+        keys = tuple(tuple((const[i], tuple(c[i] for c in ucols)) for i in row) for row in rows)
+    return Access(threads, keys, bits, chunk, mats, swizzle, base, what, syms)
+
+
+def analyze(acc: Access, fn: Callable[[Space, Access], R], key: Callable[[R], Hashable],
+            merge: Optional[Callable[[list[R]], R]] = None) -> Union[R, Cases[R]]:
+    """``fn`` over ``acc`` by cases of its symbols (:func:`.cases.by_cases`), on its keys.
+
+    @post the answer of ``by_cases`` over ``acc``'s offsets written out.
+    """
+    if acc.syms is not None:
+        base_ok = type(acc.base) is int or linear_form(acc.base, _symbols([acc.base])) is not None
+        if base_ok:
+            return by_cases([k for row in acc.keys for k in row], acc.period, lambda sp: fn(sp, acc), key,
+                            acc.swizzle, acc.base, merge, keyed=acc.syms)
+        acc = Access(acc.threads, acc.offsets, acc.bits, acc.chunk, acc.matrices, acc.swizzle, acc.base, acc.what)
+    plain = acc
+    return by_cases(plain.all_offsets(), plain.period, lambda sp: fn(sp, plain), key, plain.swizzle, plain.base,
+                    merge)
 
 
 def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-__all__ = ["Access", "access_of", "split_layout", "period_elems", "check_bits", "WARP", "ceil_div"]
+__all__ = ["Access", "access_of", "analyze", "split_layout", "period_elems", "check_bits", "WARP", "ceil_div"]

@@ -36,10 +36,10 @@ from ..core.integers import IntLike
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
-from .access import Access, LayoutLike, access_of, ceil_div
-from .cases import Cases, Invalid, Space, by_cases
+from .access import Access, LayoutLike, access_of, analyze, ceil_div
+from .cases import Cases, Invalid, Space
 from .hardware import LDMATRIX_ROW_THREADS, SMEM_BANK_BYTES, SMEM_BANKS, phase_threads
-from .vector import vector_fails, widest_chunk
+from .vector import static_offsets, vector_fails, widest_chunk
 
 __all__ = ["bank_conflicts", "BankConflicts", "Phase", "phases_of", "bank_of_offset"]
 
@@ -164,41 +164,106 @@ def bank_of_offset(c: int, bits: int) -> int:
     return (c * bits // 8 // SMEM_BANK_BYTES) % SMEM_BANKS
 
 
-def _words(space: Space, off: IntLike, bits: int) -> list[tuple[IntLike, int]]:
+def _words(space: Space, off: Any, bits: int) -> list[tuple[IntLike, int]]:
     """(high part, word index within the period) of each 4-byte word the element covers."""
     q, c = space.addr(off)
     lo = c * bits // 8
     return [(q, w) for w in range(lo // SMEM_BANK_BYTES, (lo + max(bits // 8, 1) - 1) // SMEM_BANK_BYTES + 1)]
 
 
+def _chunk_words(c0: int, chunk: int, bits: int) -> list[tuple[int, int]]:
+    """(word, first value covering it) of ``chunk`` consecutive elements from residue ``c0``:
+    the words of :func:`_words`, element by element, in the order they first appear."""
+    nb = bits // 8
+    start = c0 * nb
+    first, last = start // SMEM_BANK_BYTES, (start + nb * chunk - 1) // SMEM_BANK_BYTES
+    return [(w, max(0, SMEM_BANK_BYTES * w - start) // nb) for w in range(first, last + 1)]
+
+
+class _PhaseWords:
+    """The distinct words of one phase by bank, in the order they come (``same`` decides
+    whether two high parts are one address: exactly as element by element)."""
+    __slots__ = ("banks", "space", "nwords")
+
+    def __init__(self, space: Space) -> None:
+        self.banks: dict[int, list[tuple[Any, int, int, Any]]] = {}
+        self.space = space
+        self.nwords = 0
+
+    def add(self, q: Any, w: int, t: int, key: Any) -> None:
+        hold = self.banks.get(w % SMEM_BANKS)
+        if hold is None:
+            self.banks[w % SMEM_BANKS] = [(q, w, t, key)]
+            self.nwords += 1
+            return
+        same = self.space.same
+        for q2, w2, _, _ in hold:
+            if w == w2 and (q == q2 or same(q, q2)):
+                return
+        hold.append((q, w, t, key))
+        self.nwords += 1
+
+
+def _phase(acc: Access, j: int, threads: tuple[int, ...], banks: dict[int, list[Any]], nwords: int) -> Phase:
+    wf = max((len(v) for v in banks.values()), default=0)
+    ideal = ceil_div(nwords, SMEM_BANKS)
+    bank = max(banks, key=lambda b: (len(banks[b]), -b)) if banks else 0
+    words = tuple((e[-2], acc.expr(e[-1])) for e in banks.get(bank, []))
+    return Phase(j, threads, wf, ideal, bank, words)
+
+
 def _count(space: Space, acc: Access, chunk: int) -> BankConflicts:
-    ninstr = len(acc.offsets[0]) // chunk if acc.offsets else 0
+    ninstr = len(acc.keys[0]) // chunk if acc.keys else 0
     why = vector_fails(space, acc, chunk) if chunk > 1 else None
     if why is not None:
         raise Invalid(f"{chunk * acc.bits}-bit vectors: {why}")
+    flat = static_offsets(space, acc)
+    rows = space.rows(acc.keys) if flat is None and space.keyed is not None else None
+    groups = phases_of(acc, chunk)
     phases: list[Phase] = []
-    total = ideal_total = 0
-    degree = 1
     for j in range(ninstr):
-        for group in phases_of(acc, chunk):
-            banks: dict[int, list[tuple[IntLike, int, int, IntLike]]] = {}
-            for i in group:
-                for off in acc.offsets[i][j * chunk:(j + 1) * chunk]:
-                    for q, w in _words(space, off, acc.bits):
-                        hold = banks.setdefault(w % SMEM_BANKS, [])
-                        if not any(w == w2 and space.same(q, q2) for q2, w2, _, _ in hold):
-                            hold.append((q, w, acc.threads[i], off))
-            nwords = sum(len(v) for v in banks.values())
-            wf = max((len(v) for v in banks.values()), default=0)
-            ideal = ceil_div(nwords, SMEM_BANKS)
-            bank = max(banks, key=lambda b: (len(banks[b]), -b)) if banks else 0
-            words = tuple((t, o) for _, _, t, o in banks.get(bank, []))
-            phases.append(Phase(j, tuple(acc.threads[i] for i in group), wf, ideal, bank, words))
-            total += wf
-            ideal_total += ideal
-            if ideal:
-                degree = max(degree, ceil_div(wf, ideal))
+        lo, hi = j * chunk, (j + 1) * chunk
+        for group in groups:
+            threads = tuple(acc.threads[i] for i in group)
+            if flat is not None:
+                banks, nwords = _static_phase(acc, flat, group, lo, chunk, space.period)
+            else:
+                pw = _PhaseWords(space)
+                for i in group:
+                    t, keys = acc.threads[i], acc.keys[i][lo:hi]
+                    qc = rows[i][lo:hi] if rows is not None else [space.addr(k) for k in keys]
+                    q0 = qc[0][0]
+                    if all(q == q0 for q, _ in qc):
+                        for w, v in _chunk_words(qc[0][1], chunk, acc.bits):
+                            pw.add(q0, w, t, keys[v])
+                    else:
+                        for k in keys:
+                            for q, w in _words(space, k, acc.bits):
+                                pw.add(q, w, t, k)
+                banks, nwords = pw.banks, pw.nwords   # type: ignore[assignment]
+            phases.append(_phase(acc, j, threads, banks, nwords))
+    total = sum(p.wavefronts for p in phases)
+    ideal_total = sum(p.ideal for p in phases)
+    degree = max([1] + [ceil_div(p.wavefronts, p.ideal) for p in phases if p.ideal])
     return BankConflicts(total, ideal_total, degree, ninstr, chunk * acc.bits, tuple(phases))
+
+
+def _static_phase(acc: Access, flat: list[list[int]], group: list[int], lo: int, chunk: int,
+                  period: int) -> tuple[dict[int, list[tuple[int, Any]]], int]:
+    """A static phase: words as plain integers (``offset * bytes // 4`` after the swizzle),
+    each the one address it is (a high part is an int)."""
+    nb = acc.bits // 8
+    seen: set[int] = set()
+    banks: dict[int, list[tuple[int, Any]]] = {}
+    for i in group:
+        t, row = acc.threads[i], flat[i]
+        start = row[lo] * nb
+        for w in range(start // SMEM_BANK_BYTES, (start + nb * chunk - 1) // SMEM_BANK_BYTES + 1):
+            if w not in seen:
+                seen.add(w)
+                v = max(0, SMEM_BANK_BYTES * w - start) // nb
+                banks.setdefault(w % SMEM_BANKS, []).append((t, acc.keys[i][lo + v]))
+    return banks, len(seen)
 
 
 def bank_conflicts(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[int] = None,
@@ -220,9 +285,8 @@ def bank_conflicts(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: O
     """
     acc = access_of(access, layout, bits, vector_bits, warp, side)
 
-    def run(space: Space) -> BankConflicts:
+    def run(space: Space, acc: Access) -> BankConflicts:
         chunk = acc.chunk if acc.chunk is not None else widest_chunk(space, acc)[0]
         return _count(space, acc, chunk)
-    return by_cases(acc.all_offsets(), acc.period, run, BankConflicts.key, acc.swizzle, acc.base,
-                    BankConflicts.merge_cases)
+    return analyze(acc, run, BankConflicts.key, BankConflicts.merge_cases)
 

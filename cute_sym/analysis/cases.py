@@ -27,6 +27,11 @@ from ..core.errors import LayoutError, UndecidableError
 from ..core.int_tuple import cdiv, cmod
 from ..core.integers import Dyn, IntLike, symbol_facts, symbolic_module
 from ..swizzle import Swizzle
+from .space import Invalid, Space, Step, Undecided, settle
+from .tables import Lin, linear_form
+
+__all__ = ["Cases", "by_cases", "Space", "Invalid", "Undecided", "Step", "settle", "linear_form", "Lin",
+           "MAX_CASES", "PEEL"]
 
 R = TypeVar("R")
 MAX_CASES = 4096
@@ -34,199 +39,6 @@ PEEL = 2        # values of s' tried one by one when s' >= lo leaves a question 
 # per symbol: None (s' as its bounds allow), ("eq", v): s' == v, ("ge", v): s' >= v, ("le", v): s' <= v
 Bound1 = Optional[tuple[str, int]]
 Sub = tuple[Bound1, ...]
-
-
-class Undecided(Exception):
-    """Raised inside one case when the decision procedure answers *unknown*; ``symbols``: the
-    case's own symbols (``s'``) the open question is about (the ones a finer split can settle)."""
-
-    def __init__(self, text: str, symbols: Iterable[Any] = ()) -> None:
-        super().__init__(text)
-        self.symbols = frozenset(symbols)
-
-
-class Invalid(Exception):
-    """Raised inside one case when the access is no legal instruction (a misaligned vector)."""
-
-
-Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
-# per split symbol: (m, r, s' or None when fixed, the fixed value of s')
-Step = tuple[int, int, Optional["sympy.Symbol"], int]
-
-
-def linear_form(e: IntLike, syms: Sequence[sympy.Symbol]) -> Optional[Lin]:
-    """``e`` as (constant, integer coefficient of each symbol), or ``None`` when not linear.
-
-    >>> K, N = sympy.symbols("K N", integer=True)
-    >>> linear_form(3 * K + 2 * N + 5, [K, N]), linear_form(K * N, [K, N])
-    ((5, (3, 2)), None)
-    """
-    zero = (0,) * len(syms)
-    if type(e) is int:
-        return e, zero
-    idx = {s: i for i, s in enumerate(syms)}
-    const, co = 0, list(zero)
-    for term, k in sympy.expand(e).as_coefficients_dict().items():
-        if not k.is_Integer:
-            return None
-        if term == 1:
-            const += int(k)
-        elif term in idx:
-            co[idx[term]] += int(k)
-        else:
-            return None
-    return const, tuple(co)
-
-
-class Space:
-    """Element offsets of one case as (high part, residue): ``offset == q * period + c``.
-
-    ``swizzle`` and ``base`` are those of a composed layout ``Sw o base o L``: the
-    residue returned is the swizzled one (the swizzle moves no bit at or above the period).
-    With ``lin`` (linear forms of the offsets) and ``steps`` (the case: ``s = m*s' + r``)
-    a high part is kept as (constant, coefficients of the ``s'``), compared without sympy
-    when the coefficients settle it, else by the decision procedure.
-    """
-    __slots__ = ("period", "subst", "swizzle", "base", "_memo", "lin", "steps")
-
-    def __init__(self, period: int, subst: dict[sympy.Symbol, Any],
-                 swizzle: Optional[Swizzle] = None, base: IntLike = 0,
-                 lin: Optional[dict[IntLike, Optional[Lin]]] = None, steps: Sequence[Step] = ()) -> None:
-        self.period = period
-        self.subst = subst
-        self.swizzle = swizzle
-        self.base = base
-        self.lin = lin
-        self.steps = tuple(steps)
-        self._memo: dict[IntLike, tuple[Any, int]] = {}
-
-    def addr(self, inner: IntLike) -> tuple[Any, int]:
-        """(q, c) of the element at ``swizzle(base + inner)``."""
-        got = self._memo.get(inner)
-        if got is None:
-            got = self._fast(inner)
-            if got is None:
-                got = self._split(inner if type(self.base) is int and self.base == 0 else inner + self.base)
-            if self.swizzle is not None:
-                got = (got[0], self.swizzle(got[1]))
-            self._memo[inner] = got
-        return got
-
-    def _fast(self, inner: IntLike) -> Optional[tuple[Any, int]]:
-        if self.lin is None:
-            return None
-        a, b = self.lin.get(inner), self.lin.get(self.base)
-        if a is None or b is None:
-            return None
-        P = self.period
-        full, qco = a[0] + b[0], []
-        for (m, r, fresh, v), k1, k2 in zip(self.steps, a[1], b[1]):
-            k = k1 + k2
-            full += k * (r if fresh is not None else m * v + r)
-            if fresh is None:
-                qco.append(0)
-            elif (k * m) % P:
-                raise Undecided(f"the offset {inner} is not fixed modulo {P} elements", (fresh,))
-            else:
-                qco.append(k * m // P)
-        c = full % P
-        return ((full - c) // P, tuple(qco)), c
-
-    def _split(self, off: IntLike) -> tuple[IntLike, int]:
-        P = self.period
-        if type(off) is int:
-            return off // P, off % P
-        e = sympy.sympify(off).xreplace(self.subst)
-        e = sympy.expand(e if decide.is_polynomial(e) else settle(e))
-        if e.is_Integer:
-            return int(e) // P, int(e) % P
-        const, rest = e.as_coeff_Add()
-        if not const.is_Integer or decide.prove("|", P, rest) is not True:
-            raise Undecided(f"the offset {off} is not fixed modulo {P} elements", e.free_symbols)
-        c = int(const) % P
-        q = sympy.expand((e - c) / P)
-        return (int(q) if q.is_Integer else q), c
-
-    def _expr(self, q: Any) -> Any:
-        if type(q) is tuple:
-            return q[0] + sum((k * st[2] for k, st in zip(q[1], self.steps) if k and st[2] is not None),
-                              sympy.Integer(0))
-        return q
-
-    def same(self, q1: Any, q2: Any) -> bool:
-        """Whether two high parts are equal, decided (else :class:`Undecided`)."""
-        if type(q1) is int and type(q2) is int:
-            return q1 == q2
-        if type(q1) is tuple and type(q2) is tuple:
-            # c + a*s' == 0 in ints (the usual: one symbol apart): no integer root, or none in the
-            # bounds of s', refutes it; a root that is the only value of s' proves it
-            c = q1[0] - q2[0]
-            diff = [(x - y, st[2]) for x, y, st in zip(q1[1], q2[1], self.steps) if x != y]
-            if not diff:
-                return bool(c == 0)
-            if len(diff) == 1:
-                a, fresh = diff[0]
-                dv, lo, hi = symbol_facts(fresh)
-                if c % a or (-c // a) % dv:
-                    return False
-                v = -c // a
-                if lo is not None and v < lo or hi is not None and v > hi:
-                    return False
-                if lo == v and hi == v:
-                    return True
-        e1, e2 = self._expr(q1), self._expr(q2)
-        got = decide.prove("==", e1, e2)
-        if got is None and not (decide.is_polynomial(sympy.sympify(e1)) and decide.is_polynomial(sympy.sympify(e2))):
-            e1, e2 = settle(e1), settle(e2)
-            got = decide.prove("==", e1, e2)
-        if got is None:
-            d = e1 - e2
-            raise Undecided(f"whether {self._user_text(d)} == 0", sympy.sympify(d).free_symbols)
-        return got
-
-    def _user_text(self, d: Any) -> Any:
-        """``d`` in the symbols the user wrote (``K`` for ``64*K' + r``), times the least positive
-        number that clears the denominators and the common factor: ``K' == 0`` reads ``K == 0``."""
-        inv: dict[Any, Any] = {}
-        den = 1
-        for sym, val in self.subst.items():
-            if val.is_Integer:
-                continue
-            r, mf = val.as_coeff_Add()
-            m, fresh = mf.as_coeff_Mul()
-            inv[fresh] = (sym - r) / m
-            den = math.lcm(den, int(m))
-        e = sympy.expand(sympy.sympify(d).xreplace(inv) * den)
-        c, _ = e.as_content_primitive()
-        return sympy.expand(e / c) if c.is_Rational and c > 0 and c != 1 else e
-
-
-def settle(e: Any) -> Any:
-    """``e`` with each ``a % b`` and ``floor(a/b)`` computed again, inside out, by the algebra's
-    own ``cmod`` and ``cdiv`` (which ask the decision procedure): a case's substitution makes
-    what they could not settle for the symbol settled for its values (``1 % M`` is ``1`` once
-    ``M = 64*M' + 2``). A floor keeps its form unless its numerator is known non-negative and
-    its denominator positive (where C's division is the floor).
-
-    @post ``settle(e) == e`` at every value of the symbols.
-
-    >>> from cute_sym.core.symbolic import IMod
-    >>> Mp = Dyn("M'", min=0, sign="nonnegative")
-    >>> M = 64 * Mp + 2
-    >>> settle(4 * IMod(1, M) + sympy.floor(1 / M))
-    4
-    """
-    if not getattr(e, "args", None) or e.is_Atom:
-        return e
-    args = [settle(a) for a in e.args]
-    if e.func is symbolic_module().IMod:
-        return sympy.sympify(cmod(args[0], args[1]))
-    if e.func is sympy.floor:
-        num, den = args[0].as_numer_denom()
-        if decide.prove(">=", num, 0) is True and decide.prove(">", den, 0) is True:
-            return sympy.sympify(cdiv(num, den))
-        return sympy.floor(args[0])
-    return e.func(*args) if any(a is not b for a, b in zip(args, e.args)) else e
 
 
 class Cases(Generic[R]):
@@ -450,8 +262,13 @@ def _bounded_text(split: Sequence[tuple[sympy.Symbol, int]], feas: Sequence[Sequ
 
 def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
              key: Callable[[R], Hashable], swizzle: Optional[Swizzle] = None,
-             base: IntLike = 0, merge: Optional[Callable[[list[R]], R]] = None) -> Union[R, Cases[R]]:
+             base: IntLike = 0, merge: Optional[Callable[[list[R]], R]] = None,
+             keyed: Optional[Sequence[sympy.Symbol]] = None) -> Union[R, Cases[R]]:
     """``fn`` over the element offsets ``exprs``: its result, or one per case of the symbols.
+
+    ``keyed``: the ``exprs`` are integer linear forms ``(const, coeffs)`` over these symbols
+    (each with a nonzero coefficient somewhere), and ``fn`` reads them so (the hot path);
+    ``base`` stays an offset (it must then be linear in its symbols).
 
     @pre ``period`` is a power of two, at least the period of the hardware rule and of the swizzle.
     @post no symbol: ``fn(Space)`` itself (an :class:`Invalid` becomes a :class:`LayoutError`) (a static path: no sympy object is made).
@@ -459,22 +276,43 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
           ``key`` covers all a result states, or ``merge`` makes one result of a group's (equal
           keys) that states only what holds in all of them: a case's result holds at every value
           its condition admits (``Cases.at`` gives each case's own).
+    @post ``keyed``: the same answer as for the offsets the linear forms stand for.
     """
-    syms = _symbols(list(exprs) + [base])
+    kproj: Optional[tuple[Optional[int], ...]] = None
+    blin: Lin = (0, ())
+    lin: dict[IntLike, Optional[Lin]] = {}
+    if keyed is None:
+        syms = _symbols(list(exprs) + [base])
+    else:
+        syms = sorted(set(keyed) | set(_symbols([base])), key=lambda s: s.name)
     if not syms:
         try:
             return fn(Space(period, {}, swizzle, base))
         except Invalid as u:
             raise LayoutError(f"no legal access: {u}") from None
-    allx = list(exprs) + [base]
-    split = [(s, _modulus(s, allx, period)) for s in syms]
+    if keyed is None:
+        allx = list(exprs) + [base]
+        split = [(s, _modulus(s, allx, period)) for s in syms]
+        lin = {e: linear_form(e, syms) for e in allx}
+    else:
+        got_b = linear_form(base, syms)
+        if got_b is None:
+            raise LayoutError(f"the base offset {base} is not linear in its symbols")
+        blin = got_b
+        where = {s: i for i, s in enumerate(keyed)}
+        kproj = tuple(where.get(s) for s in syms)
+        gs = [math.gcd(0, abs(blin[1][i])) for i in range(len(syms))]
+        cols: list[tuple[int, ...]] = list(zip(*(k[1] for k in exprs))) if exprs else []  # type: ignore[index]
+        for i, j in enumerate(kproj):
+            if j is not None:
+                gs[i] = math.gcd(gs[i], *cols[j])
+        split = [(s, period // math.gcd(period, g) if g else 1) for s, g in zip(syms, gs)]
     feas = [_feasible(s, m) for s, m in split]
     if math.prod(len(f) for f in feas) > MAX_CASES:
         raise UndecidableError(f"too many cases to split ({' x '.join(f'{s.name} % {m}' for s, m in split)})")
     entries: list[tuple[tuple[int, ...], Sub, Union[R, Undecided, Invalid]]] = []
 
-    syms_only = [sym for sym, _ in split]
-    lin = {e: linear_form(e, syms_only) for e in allx}
+    keyed_space = None if kproj is None else (kproj, blin)
 
     def attempt(combo: tuple[int, ...], sub: Sub, depth: int) -> None:
         subst: dict[sympy.Symbol, Any] = {}
@@ -503,7 +341,7 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
             else:
                 peels.append([("eq", 0), ("ge", 1), ("le", -1)])    # no bound: 0 apart (a stride of 0)
         try:
-            entries.append((combo, sub, fn(Space(period, subst, swizzle, base, lin, steps))))
+            entries.append((combo, sub, fn(Space(period, subst, swizzle, base, lin, steps, keyed_space))))
             return
         except (Undecided, Invalid) as u:
             if isinstance(u, Undecided):

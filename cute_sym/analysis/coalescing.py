@@ -21,16 +21,16 @@ coalesced: 16 sectors in 1 request(s), least 16 (100% of the bytes fetched are u
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from ..core.integers import IntLike
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
-from .access import Access, LayoutLike, access_of, ceil_div
-from .cases import Cases, Invalid, Space, by_cases
+from .access import Access, LayoutLike, access_of, analyze, ceil_div
+from .cases import Cases, Invalid, Space
 from .hardware import GMEM_SECTOR_BYTES
-from .vector import vector_fails, widest_chunk
+from .vector import static_offsets, vector_fails, widest_chunk
 
 __all__ = ["coalescing", "Coalescing"]
 
@@ -76,30 +76,49 @@ class Coalescing:
                 f"({round(100 * self.efficiency)}% of the bytes fetched are used), {self.vector_bits}-bit vectors")
 
 
+def _distinct(space: Space, seen: dict[int, list[Any]], q: Any, c: int) -> bool:
+    """Record address ``(q, c)`` unless it is one already seen (compared as element by element:
+    only against those of residue ``c``, in the order they came)."""
+    hold = seen.get(c)
+    if hold is None:
+        seen[c] = [q]
+        return True
+    for q2 in hold:
+        if q == q2 or space.same(q, q2):
+            return False
+    hold.append(q)
+    return True
+
+
 def _count(space: Space, acc: Access, chunk: int) -> Coalescing:
     why = vector_fails(space, acc, chunk) if chunk > 1 else None
     if why is not None:
         raise Invalid(f"{chunk * acc.bits}-bit vectors: {why}")
     nbytes = acc.bits // 8
-    ninstr = len(acc.offsets[0]) // chunk if acc.offsets else 0
+    ninstr = len(acc.keys[0]) // chunk if acc.keys else 0
+    flat = static_offsets(space, acc)
     per: list[int] = []
     total = least = useful = 0
     for j in range(ninstr):
-        elems: list[tuple[IntLike, int]] = []
-        for offs in acc.offsets:
-            for off in offs[j * chunk:(j + 1) * chunk]:
-                q, c = space.addr(off)
-                if not any(c == c2 and space.same(q, q2) for q2, c2 in elems):
-                    elems.append((q, c))
-        sectors: list[tuple[IntLike, int]] = []
-        for q, c in elems:
-            s = c * nbytes // GMEM_SECTOR_BYTES
-            if not any(s == s2 and space.same(q, q2) for q2, s2 in sectors):
-                sectors.append((q, s))
-        per.append(len(sectors))
-        total += len(sectors)
-        useful += len(elems) * nbytes
-        least += ceil_div(len(elems) * nbytes, GMEM_SECTOR_BYTES)
+        lo, hi = j * chunk, (j + 1) * chunk
+        if flat is not None:
+            got = {a for row in flat for a in row[lo:hi]}
+            nelems, nsec = len(got), len({a * nbytes // GMEM_SECTOR_BYTES for a in got})
+        else:
+            elems: dict[int, list[Any]] = {}
+            sectors: dict[int, list[Any]] = {}
+            order: list[tuple[Any, int]] = []
+            for keys in acc.keys:
+                for k in keys[lo:hi]:
+                    q, c = space.addr(k)
+                    if _distinct(space, elems, q, c):
+                        order.append((q, c))
+            nelems = len(order)
+            nsec = sum(_distinct(space, sectors, q, c * nbytes // GMEM_SECTOR_BYTES) for q, c in order)
+        per.append(nsec)
+        total += nsec
+        useful += nelems * nbytes
+        least += ceil_div(nelems * nbytes, GMEM_SECTOR_BYTES)
     return Coalescing(total, ninstr, least, useful, chunk * acc.bits, tuple(per))
 
 
@@ -119,7 +138,7 @@ def coalescing(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optio
     """
     acc = access_of(access, layout, bits, vector_bits, warp, side)
 
-    def run(space: Space) -> Coalescing:
+    def run(space: Space, acc: Access) -> Coalescing:
         chunk = acc.chunk if acc.chunk is not None else widest_chunk(space, acc)[0]
         return _count(space, acc, chunk)
-    return by_cases(acc.all_offsets(), acc.period, run, Coalescing.key, acc.swizzle, acc.base)
+    return analyze(acc, run, Coalescing.key)

@@ -4,7 +4,7 @@
   threads, by the width of each thread's access; a phase takes as many
   wavefronts as the most distinct 4-byte words any one bank holds among its
   addresses (the same word read by several threads is a broadcast);
-* ``ldmatrix``: each 8x16-byte matrix is one phase, its 8 row addresses given by
+* ``ldmatrix`` and ``stmatrix``: each 8x16-byte matrix is one phase, its 8 row addresses given by
   8 consecutive threads (threads 0-7 for matrix 0, 8-15 for matrix 1, ...);
 * global memory: a request touches 32-byte sectors;
 * one thread moves at most 128 bits in one instruction.
@@ -24,10 +24,13 @@ ADDRESS_PERIOD_BYTES = SMEM_BANKS * SMEM_BANK_BYTES
 # whole warp at once, 64-bit ones by half-warps, 128-bit ones by quarter-warps.
 SMEM_PHASE_THREADS: tuple[tuple[int, int], ...] = ((32, 32), (64, 16), (128, 8))
 
-# ldmatrix / its CuTe copy operations: the number of 8x16-byte matrices (one phase each)
+# ldmatrix / its CuTe copy operations: the number of 8x16-byte matrices (one phase each);
+# stmatrix (SM90) writes the same matrices, its row addresses given the same way
 LDMATRIX_MATRICES: Mapping[str, int] = {
     "SM75_U32x1_LDSM_N": 1, "SM75_U32x2_LDSM_N": 2, "SM75_U32x4_LDSM_N": 4,
     "SM75_U16x2_LDSM_T": 1, "SM75_U16x4_LDSM_T": 2, "SM75_U16x8_LDSM_T": 4,
+    "SM90_U32x1_STSM_N": 1, "SM90_U32x2_STSM_N": 2, "SM90_U32x4_STSM_N": 4,
+    "SM90_U16x2_STSM_T": 1, "SM90_U16x4_STSM_T": 2, "SM90_U16x8_STSM_T": 4,
 }
 LDMATRIX_ROW_THREADS = 8     # threads giving the row addresses of one matrix
 LDMATRIX_ROW_BITS = 128      # each row: 8 x 16-bit

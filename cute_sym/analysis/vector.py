@@ -15,17 +15,17 @@ A row-major 64x64 half tile read by 128 threads, 8 consecutive values each:
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from ..core.integers import IntLike
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..layout import Layout
 from ..tensor.copy import TiledCopy
-from .access import Access, LayoutLike, access_of
-from .cases import Cases, Space, by_cases
+from .access import Access, LayoutLike, access_of, analyze
+from .cases import Cases, Space
 from .hardware import MAX_VECTOR_BITS
 
-__all__ = ["vector_width", "VectorWidth", "widest_chunk", "vector_fails"]
+__all__ = ["vector_width", "VectorWidth", "widest_chunk", "vector_fails", "static_offsets"]
 
 
 class VectorWidth:
@@ -65,19 +65,69 @@ def _at(acc: Access, off: IntLike) -> str:
     return str(off if type(acc.base) is int and acc.base == 0 else off + acc.base)
 
 
+def static_offsets(space: Space, acc: Access) -> Optional[list[list[int]]]:
+    """Each value's element offset after base and swizzle, in plain integers, for a static
+    case (``None`` otherwise): ``q * period + c`` of :meth:`Space.addr`."""
+    base = space.base
+    if not space.static or acc.syms is not None or type(base) is not int:
+        return None
+    if space.flat is None:
+        sw = space.swizzled()
+        if sw is None:
+            space.flat = [[base + o for o in row] for row in acc.keys]
+        else:
+            msk = space.period - 1
+            space.flat = [[x - (x & msk) + sw[x & msk] for x in [base + o for o in row]] for row in acc.keys]
+    return space.flat
+
+
+def _static_ok(flat: list[list[int]], n: int) -> bool:
+    """Whether every chunk of ``n`` values is ``n`` consecutive elements from a multiple of ``n``."""
+    span = list(range(n))
+    for row in flat:
+        for j in range(0, len(row), n):
+            a = row[j]
+            if a % n or [x - a for x in row[j:j + n]] != span:
+                return False
+    return True
+
+
+def _rows_ok(rows: Any, n: int) -> bool:
+    """:func:`_static_ok` over ``(q, c)`` pairs: each chunk one high part (the very same), residues
+    ``c0 .. c0+n-1`` from a multiple of ``n``."""
+    for i in range(len(rows)):
+        row = rows[i]
+        for j in range(0, len(row), n):
+            q0, c0 = row[j]
+            if c0 % n:
+                return False
+            for k in range(1, n):
+                q, c = row[j + k]
+                if c != c0 + k or q != q0:
+                    return False
+    return True
+
+
 def vector_fails(space: Space, acc: Access, n: int) -> Optional[str]:
     """Why chunks of ``n`` values are no vectors (``None``: they are)."""
-    for t, offs in zip(acc.threads, acc.offsets):
+    flat = static_offsets(space, acc)
+    if flat is not None and _static_ok(flat, n):
+        return None
+    if flat is None and space.keyed is not None and _rows_ok(space.rows(acc.keys), n):
+        return None
+    addr, same = space.addr, space.same
+    for t, offs in zip(acc.threads, acc.keys):
         for j in range(0, len(offs), n):
-            q0, c0 = space.addr(offs[j])
+            q0, c0 = addr(offs[j])
             if c0 % n:
-                return (f"thread {t}: value {j} (element offset {_at(acc, offs[j])}) "
+                return (f"thread {t}: value {j} (element offset {_at(acc, acc.expr(offs[j]))}) "
                         f"is not {n * acc.bits // 8}-byte aligned")
             for k in range(1, n):
-                q, c = space.addr(offs[j + k])
-                if c != c0 + k or not space.same(q, q0):
+                q, c = addr(offs[j + k])
+                if c != c0 + k or not (q == q0 or same(q, q0)):
                     if space.swizzle is None:
-                        return (f"thread {t}: value {j + k} is {_diff_text(offs[j + k - 1], offs[j + k])} elements "
+                        return (f"thread {t}: value {j + k} is "
+                                f"{_diff_text(acc.expr(offs[j + k - 1]), acc.expr(offs[j + k]))} elements "
                                 f"after value {j + k - 1}, not next to it")
                     return (f"thread {t}: value {j + k} is not next to value {j + k - 1} "
                             f"after the swizzle {space.swizzle}")
@@ -86,7 +136,7 @@ def vector_fails(space: Space, acc: Access, n: int) -> Optional[str]:
 
 def widest_chunk(space: Space, acc: Access) -> tuple[int, str]:
     """(values per instruction, why not twice as many) for one case."""
-    nv = len(acc.offsets[0]) if acc.offsets else 1
+    nv = len(acc.keys[0]) if acc.keys else 1
     n = 1
     while True:
         m = 2 * n
@@ -115,7 +165,7 @@ def vector_width(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Opt
     """
     acc = access_of(access, layout, bits, None, warp, side)
 
-    def run(space: Space) -> VectorWidth:
+    def run(space: Space, acc: Access) -> VectorWidth:
         n, why = widest_chunk(space, acc)
         return VectorWidth(n * acc.bits, n, acc.bits, why)
-    return by_cases(acc.all_offsets(), acc.period, run, VectorWidth.key, acc.swizzle, acc.base)
+    return analyze(acc, run, VectorWidth.key)

@@ -44,9 +44,11 @@ def atom_attr(name: str, entry: AtomEntry) -> Any:
     return api(impl, **how)(face)
 
 
-def attr(name: str, atoms: Mapping[str, AtomEntry], execute: Mapping[str, str], pictures: tuple[str, ...],
-         analyses: tuple[str, ...]) -> Any:
-    """The value of the public ``name`` that loads on first use; AttributeError for any other."""
+def attr(name: str, atoms: Mapping[str, AtomEntry], execute: Mapping[str, str], pictures: Mapping[str, str],
+         analyses: tuple[str, ...], plain: Mapping[str, str]) -> Any:
+    """The value of the public ``name`` that loads on first use (``atoms``: where and how;
+    ``execute``, ``plain``: the module that holds it; ``pictures``: the module of a picture function,
+    entered checked; ``analyses``: a name of :mod:`cute_sym.analysis`); AttributeError for any other."""
     if name in ("DynSymbol", "IMod"):
         return getattr(_module("core.symbolic"), name)
     if name == "FloorDiv":
@@ -56,9 +58,9 @@ def attr(name: str, atoms: Mapping[str, AtomEntry], execute: Mapping[str, str], 
     if name in execute:
         return getattr(_module(execute[name]), name)
     if name in pictures:
-        return checked(getattr(_module("views.draw"), name))
+        return checked(getattr(_module(pictures[name]), name))
     if name in analyses:
         return getattr(_module("analysis"), name)
-    if name == "bank_svg":
-        return _module("views.banks").bank_svg
+    if name in plain:
+        return getattr(_module(plain[name]), name)
     raise AttributeError(f"module 'cute_sym' has no attribute {name!r}")

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 from .types import IntTuple
 from .face import api as _api
 
-from ..stride import F2
 from ..swizzle import linear as _linear
 @_api(_linear.f2_layout, wrap=False, plain=False)
 def f2_layout(sw: Swizzle, size: _Optional[int] = None) -> Layout: ...

@@ -36,7 +36,8 @@ import sympy
 
 from ..algebra import coalesce
 from ..core.errors import LayoutError
-from .expr import FloorDiv, dynamic_divisors, index_expr
+from .expr import dynamic_divisors, index_expr
+from .tmem_address import tmem_address as _tmem_address
 from ..core.int_tuple import iter_leaves, product
 from ..layout.layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
@@ -167,6 +168,10 @@ def _prepare(obj: Any) -> tuple[Any, list[str], list[str], str]:
         desc = f"Offset of the layout {obj} at the 1-D index {iname} (0 <= {iname} < {size})"
     else:
         e = obj
+        for x in _leaves(e) if isinstance(e, (tuple, list)) else (e,):
+            if not isinstance(x, (int, sympy.Basic)) or isinstance(x, bool):
+                raise LayoutError(f"emit takes a Layout, a swizzled ComposedLayout, a Tensor over a pointer or an "
+                                  f"index expression (index_expr / coord_expr), got {type(x).__name__}: {x!r}")
         if isinstance(e, (tuple, list)):
             e = tuple(sympy.sympify(x) if not isinstance(x, (tuple, list)) else x for x in e)
         else:
@@ -202,28 +207,6 @@ def _tensor_parts(t: Tensor, lang: str) -> tuple[Any, Any]:
         raise LayoutError(f"emit: the pointer of {t} is moved by {eng.offset} outside the swizzle; the swizzle "
                           "applies to the layout's offsets alone (emit the layout and add it)")
     return t.layout, eng.offset
-
-
-def _tmem_address(e: Any, t: Tensor, prm: list[str], desc: str) -> tuple[Any, list[str], str]:
-    """A TMEM tensor's element ``i`` as its TMEM word address: ``base + (lane << 16) + column``,
-    which is ``base + (offset >> OffsetShift)`` (the elements of a narrower type share a column; see
-    :mod:`cute_sym.tensor.tmem_space`). The base is a parameter named after the pointer's base,
-    unless that is ``tmem`` (``make_tmem_ptr(T, addr)``: the absolute address is in the offset)."""
-    from ..tensor.tmem_space import TMEM_DP
-    eng = t.engine
-    assert isinstance(eng, Pointer)
-    per_word = TMEM_DP(eng.dtype or "uint32_t") >> 16
-    e = FloorDiv(e, per_word) if per_word > 1 else e
-    if eng.name != "tmem":
-        if not _IDENT.match(eng.name):
-            raise LayoutError(f"emit: the TMEM base {eng.name!r} is not an identifier")
-        e = e + sympy.Symbol(eng.name, integer=True, nonnegative=True)
-        prm = sorted(set(prm) | {eng.name})
-    base = "its base" if eng.name == "tmem" else eng.name
-    off = f"(offset >> {per_word.bit_length() - 1})" if per_word > 1 else "offset"
-    desc = (f"TMEM address (lane << 16 | column) of element i of the tensor {t}: {base} + {off} (0 <= i < "
-            + desc.rsplit("(0 <= i < ", 1)[1])
-    return e, prm, desc
 
 
 def _flat_str(e: Any) -> str:

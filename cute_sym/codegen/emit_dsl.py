@@ -157,8 +157,9 @@ def _atom_lines(x: Any, body: list[str]) -> str:
 
 
 def _mma_op(name: str) -> str:
-    from ..tensor.atoms.dsl_table import CODES, MMA_OPS
+    from ..tensor.atoms.dsl_table import CODES, DSL_TYPES, MMA_OPS, SF_TYPES
     inv = {c: n for n, c in CODES.items()}
+    types = {"ta": DSL_TYPES, "tb": DSL_TYPES, "tacc": DSL_TYPES, "tsf": SF_TYPES}
     for (module, cls), (template, ctor) in MMA_OPS.items():
         m = _match(template, name)
         if m is None:
@@ -166,14 +167,27 @@ def _mma_op(name: str) -> str:
         args: list[str] = []
         for c in ctor:
             if c == "MNK":
-                args.append(f"({m['M']}, {m['N']}, {m['K']})")
+                if "K" in m:
+                    k = m["K"]
+                else:       # (UMMA's K follows from its types)
+                    from ..tensor.mma import MMA_Atom
+                    k = str(MMA_Atom(name).Shape_MNK[2])
+                args.append(f"({m['M']}, {m['N']}, {k})")
             elif c in ("ab", "a", "b", "acc"):
                 args.append(f"cutlass.{inv[m[c]]}")
+            elif c in types:
+                names = [n for n, t in types[c].items() if t == m[c]]
+                if not names:
+                    break
+                args.append(f"cutlass.{names[0]}")
+            elif c == "cta":
+                args.append(f"cute.nvgpu.{module}.CtaGroup.{'TWO' if m['cta'] else 'ONE'}")
             elif c == "src":
                 args.append(f"cute.nvgpu.{module}.OperandSource.{ {'SS': 'SMEM', 'RS': 'RMEM', 'TS': 'TMEM'}[m['src']] }")
             elif c in ("am", "bm", "K"):
                 args.append(f"cute.nvgpu.OperandMajorMode.{m[c] if c != 'K' else 'K'}")
-        return f"cute.nvgpu.{module}.{cls}({', '.join(args)})"
+        else:
+            return f"cute.nvgpu.{module}.{cls}({', '.join(args)})"
     raise LayoutError(f"emit(..., 'dsl'): no DSL op recorded for CuTe's MMA atom {name}")
 
 
@@ -197,6 +211,8 @@ def _copy_atom(name: str, element_type: str) -> str:
             op = f"{mod}.{cls}({variant == 'T'}, {m['n']})"
         elif "n2" in m:
             op = f"{mod}.{cls}({variant == 'T'}, {int(m['n2']) // 2})"
+        elif "n4" in m:
+            op = f"{mod}.{cls}({variant == 'T'}, {int(m['n4']) // 4})"
         elif "mode" in m:
             op = f"{mod}.{cls}(cute.nvgpu.LoadCacheMode.{m['mode']})"
         else:

@@ -109,13 +109,18 @@ def dsl_atom_name(op: Any) -> str:
     """The CuTe C++ name of the instruction that a DSL MMA op or copy atom issues.
 
     @post ``MmaF16BF16Op(Float16, Float32, (16, 8, 16))`` is ``"SM80_16x8x16_F32F16F16F32_TN"``;
-          a warpgroup op names its operand source and majors as CuTe's GMMA atoms do.
+          a warpgroup op names its operand source and majors as CuTe's GMMA atoms do; a tcgen05
+          op is CuTe's ``SM100_MMA_*`` of its types, shape, CTA group, A source and majors, a
+          tcgen05 load/store ``SM100_TMEM_LOAD_*``/``SM100_TMEM_STORE_*``.
     @raise LayoutError for an op the table does not name (the message names the op).
 
     >>> import cutlass
-    >>> from cutlass.cute.nvgpu import warp
+    >>> from cutlass.cute.nvgpu import warp, tcgen05, OperandMajorMode
     >>> dsl_atom_name(warp.MmaF16BF16Op(cutlass.Float16, cutlass.Float32, (16, 8, 16)))
     'SM80_16x8x16_F32F16F16F32_TN'
+    >>> dsl_atom_name(tcgen05.MmaTF32Op((128, 64, 8), tcgen05.CtaGroup.ONE, tcgen05.OperandSource.TMEM,
+    ...                                 OperandMajorMode.K, OperandMajorMode.MN))
+    'SM100_MMA_TF32_TS<tfloat32_t, tfloat32_t, float, 128, 64, UMMA::Major::K, UMMA::Major::MN>'
     """
     require_dsl()
     from .atoms import atom_name

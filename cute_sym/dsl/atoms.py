@@ -14,7 +14,7 @@ from ..layout.layout import Layout, make_layout
 from ..tensor.atoms.copy_atom import Copy_Atom
 from ..tensor.copy import TiledCopy
 from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
-from ..tensor.atoms.dsl_table import CODES, COPY_OPS, DSL_TYPES, MMA_OPS, template_regex
+from ..tensor.atoms.dsl_table import CODES, COPY_OPS, DSL_TYPES, MMA_OPS, SF_TYPES, template_regex
 from .values import value_from_dsl, value_to_dsl
 
 __all__ = ["atom_name", "atom_from_dsl", "atom_to_dsl", "is_dsl_atom_value", "is_atom_value"]
@@ -67,10 +67,21 @@ def _mma_fields(op: Any) -> dict[str, str]:
     a, b, acc = get("a_dtype", "ab_dtype"), get("b_dtype", "ab_dtype"), get("acc_dtype")
     for key, dt in (("a", a), ("b", b), ("acc", acc)):
         if dt is not None:
-            f[key] = _code(dt)
+            name = getattr(dt, "__name__", str(dt))
+            if name in CODES:       # (a 4- or 6-bit type has no code: only tcgen05 ops have it)
+                f[key] = CODES[name]
             f["t" + key] = _cpp(dt)
     if "a" in f:
         f["ab"] = f["a"]
+    sf = get("sf_dtype")
+    if sf is not None:
+        sf_name = getattr(sf, "__name__", str(sf))
+        if sf_name not in SF_TYPES:
+            raise LayoutError(f"dsl_atom_name: no CuTe scale-factor type for the DSL type {sf_name}")
+        f["tsf"] = SF_TYPES[sf_name]
+    vs = get("sf_vec_size")
+    if vs is not None:
+        f["vs"] = str(int(vs))
     shape = get("shape_mnk")
     if shape is not None:
         f["M"], f["N"], f["K"] = (str(int(s)) for s in shape)
@@ -94,10 +105,14 @@ def _copy_fields(atom: Any) -> tuple[tuple[str, str, str], dict[str, str]]:
     variant = ""
     if hasattr(op, "num_matrices"):
         n = int(op.num_matrices)
-        fields.update(n=str(n), n2=str(2 * n))
+        fields.update(n=str(n), n2=str(2 * n), n4=str(4 * n))
         variant = "T" if op.transpose else "N"
     if hasattr(op, "cache_mode"):
         fields["mode"] = _enum(op.cache_mode)
+    if hasattr(op, "repeat"):       # tcgen05.ld/st: repetitions and the 16-bit (un)packing
+        fields["r"] = _enum(op.repeat).lstrip("X")
+        packing = getattr(op, "pack", getattr(op, "unpack", None))
+        fields["pk"] = "" if packing is None or _enum(packing) == "NONE" else "_16b"
     from ..core.int_tuple import product
     src = value_from_dsl(atom.layout_src_tv)
     width = int(atom.value_type.width)
@@ -125,16 +140,28 @@ def atom_name(x: Any) -> str:
         raise LayoutError(f"dsl_atom_name: CuTe has the DSL's {key[0]}.{key[1]} only with K-major operands "
                           f"(its _TN atoms), not {fields.get('am')}-major A and {fields.get('bm')}-major B")
     try:
-        return MMA_OPS[key][0].format(**fields)
+        name = template.format(**fields)
     except KeyError as e:
         raise LayoutError(f"dsl_atom_name: the DSL's {key[0]}.{key[1]} lacks the field {e} its name needs") from None
+    if key[0] == "tcgen05":     # (the template writes out what the op fixes: check the op agrees; the
+        # vector size is an argument of MXF4's only, MXF8F6F4's is CuTe's fixed 32)
+        f = fields
+        want = [f.get("ta"), f.get("tb"), f.get("tacc")] + ([f["tsf"]] if "tsf" in f else []) + [f.get("M"), f.get("N")] \
+            + ([f["vs"]] if "vs" in f and name.startswith("SM100_MMA_MXF4") else []) + [f"UMMA::Major::{f.get('am', 'K')}", f"UMMA::Major::{f.get('bm', 'K')}"]
+        if name[name.index("<") + 1:-1].split(", ") != want:
+            raise LayoutError(f"dsl_atom_name: the DSL's {key[0]}.{key[1]} with the arguments {want} is not "
+                              f"CuTe's {name}")
+    return name
 
 
 # ---------------------------------------------------------------- DSL -> cute_sym
 def _mma_atom(name: str) -> MMA_Atom:
-    if name.startswith("SM100_"):
-        raise LayoutError(f"from_dsl: cute_sym has no SM100 (tcgen05) MMA atoms; the DSL op is CuTe's {name}")
-    return MMA_Atom(name)
+    """CuTe's atom ``name``; a DSL op whose instruction CuTe does not define (an operand source,
+    shape or type CuTe's template refuses) is refused naming CuTe's violated condition."""
+    try:
+        return MMA_Atom(name)
+    except LayoutError as e:
+        raise LayoutError(f"from_dsl: the DSL's op is {name}, which CuTe does not define: {e}") from None
 
 
 def _div_tree(t: Any, k: int) -> Any:
@@ -193,8 +220,12 @@ def _dsl_type(code: str) -> Any:
 
 
 def mma_op_of(name: str) -> Any:
-    """The DSL MMA op of CuTe's atom ``name`` (a warp or warpgroup MMA)."""
+    """The DSL MMA op of CuTe's atom ``name`` (a warp, warpgroup or tcgen05 MMA).
+
+    @post ``dsl_atom_name(mma_op_of(name)) == name`` for a tcgen05 op (the first op of
+    :data:`MMA_OPS` the DSL builds that names ``name`` back)."""
     import importlib
+    import cutlass
     refused = ""
     for (module, cls), (template, ctor) in MMA_OPS.items():
         m = template_regex(template).fullmatch(name)
@@ -205,20 +236,38 @@ def mma_op_of(name: str) -> Any:
         args: list[Any] = []
         for c in ctor:
             if c == "MNK":
-                args.append((int(f["M"]), int(f["N"]), int(f["K"])))
+                k = f["K"] if "K" in f else MMA_Atom(name).Shape_MNK[2]     # (UMMA's K follows from its types)
+                args.append((int(f["M"]), int(f["N"]), int(k)))
             elif c in ("ab", "a", "b", "acc"):
                 args.append(_dsl_type(f[c]))
+            elif c in ("ta", "tb", "tacc", "tsf"):
+                table = SF_TYPES if c == "tsf" else DSL_TYPES
+                names = [k for k, v in table.items() if v == f[c]]
+                if not names:
+                    break       # (no DSL type: this entry cannot make the atom)
+                args.append(getattr(cutlass, names[0]))
+            elif c == "cta":
+                args.append(mod.CtaGroup.TWO if f["cta"] else mod.CtaGroup.ONE)
             elif c == "src":
-                args.append(getattr(mod.OperandSource, {"SS": "SMEM", "RS": "RMEM", "TS": "TMEM"}[f["src"]]))
+                src = getattr(mod.OperandSource, {"SS": "SMEM", "RS": "RMEM", "TS": "TMEM"}[f["src"]], None)
+                if src is None:
+                    break
+                args.append(src)
             elif c in ("am", "bm", "K"):
                 import cutlass.cute.nvgpu as nv
                 args.append(getattr(nv.OperandMajorMode, f[c] if c != "K" else "K"))
             else:
                 raise LayoutError(f"to_dsl: cannot fill the DSL argument {c} of {name}")
-        try:
-            return getattr(mod, cls)(*args)
-        except Exception as e:  # noqa: BLE001 - the DSL refuses this instance: try the next entry
-            refused = f" (the DSL's {module}.{cls} refuses it: {str(e).strip().splitlines()[0] if str(e).strip() else e!r})"
+        else:
+            try:
+                op = getattr(mod, cls)(*args)
+            except Exception as e:  # noqa: BLE001 - the DSL refuses this instance: try the next entry
+                refused = f" (the DSL's {module}.{cls} refuses it: {str(e).strip().splitlines()[0] if str(e).strip() else e!r})"
+                continue
+            # (a tcgen05 op fixes fields the template leaves open, e.g. MXF4's vector size: the
+            # op must name the atom back)
+            if module != "tcgen05" or atom_name(op) == name:
+                return op
     raise LayoutError(f"to_dsl: no DSL op recorded for CuTe's MMA atom {name}{refused}")
 
 
@@ -241,6 +290,14 @@ def copy_op_of(name: str, element_type: str) -> tuple[Any, Any, int]:
             op = getattr(mod, cls)(variant == "T", int(f["n"]))
         elif "n2" in f:
             op = getattr(mod, cls)(variant == "T", int(f["n2"]) // 2)
+        elif "n4" in f:
+            op = getattr(mod, cls)(variant == "T", int(f["n4"]) // 4)
+        elif "r" in f:      # tcgen05.ld/st
+            rep = getattr(mod.Repetition, "x" + f["r"])
+            if cls.startswith("St"):
+                op = getattr(mod, cls)(rep, mod.Unpack.UNPACK_32b_IN_16b if f["pk"] else mod.Unpack.NONE)
+            else:
+                op = getattr(mod, cls)(rep, mod.Pack.PACK_16b_IN_32b if f["pk"] else mod.Pack.NONE)
         elif "mode" in f:
             import cutlass.cute.nvgpu as nv
             op = getattr(mod, cls)(getattr(nv.LoadCacheMode, f["mode"]))

@@ -80,7 +80,9 @@ def copy(*args: Any) -> None:
     ``copy(atom, src, dst)`` (a ``Copy_Atom``, ``TiledCopy`` or ``ThrCopy``; ``src``/``dst`` the
     calling thread's partitions, ``(CPY_V, CPY_M, ...)``): the atom's instructions over them, in
     the order of their 1-D index, ``NumValSrc`` source values an instruction. An atom of several
-    threads runs inside a simulation, where every lane of the instruction calls it.
+    threads runs inside a simulation, where every lane of the instruction calls it. Inside a
+    simulation a ``cp.async`` copy (``SM80_CP_ASYNC_*``) is issued, and lands at the thread's
+    ``cp_async_wait`` of its group (``cp_async_fence``), as on the GPU; elsewhere it lands at once.
 
     @pre ``size(src) == size(dst)`` (with an atom: the same number of instructions on both sides).
     @post every destination element holds the source element of the same coordinate (for an
@@ -114,6 +116,10 @@ def _atom_copy(atom: Copy_Atom, src: Tensor, dst: Tensor, what: str) -> None:
     plan = copy_plan(atom)
     tensor_offsets(src, what), tensor_offsets(dst, what)
     if plan.nthr == 1:
+        thread = current()
+        if thread is not None and atom.Traits.name.startswith("SM80_CP_ASYNC"):
+            thread.issue_async(lambda: run_copy(plan, [(src, dst)], what))   # lands at cp_async_wait
+            return
         run_copy(plan, [(src, dst)], what)
         return
     thread = current()

@@ -160,8 +160,8 @@ def _basis_mode(m: Layout, i: int) -> Layout:
 
 
 def _basis_composition(a: Layout, tiler: Any) -> Any:
-    from ..tensor.basis_layout import composition as basis_composition
-    return basis_composition(a, tiler)
+    from ..swizzle.ops import composition      # one algebra over scaled-basis strides too
+    return composition(a, tiler)
 
 
 def im2col(A: Tensor, stencil: Any, *, lower_dhw: Any = None, upper_dhw: Any = None, stride_dhw: Any = None,

@@ -18,8 +18,9 @@ __all__ = ["Fault", "SimulationReport", "SimulationError", "FAULT_KINDS"]
 #: race: two threads wrote one element in one step, or one wrote what another read in that step;
 #: uninitialized_read: an element read before any thread wrote it (or a step boundary made it visible);
 #: out_of_bounds: an access outside the memory; divergence: a thread missed a barrier or an
-#: instruction its lanes share; error: the kernel raised.
-FAULT_KINDS = ("race", "uninitialized_read", "out_of_bounds", "divergence", "error")
+#: instruction its lanes share; async_pending: a thread ended with cp.async copies it never waited
+#: for; error: the kernel raised.
+FAULT_KINDS = ("race", "uninitialized_read", "out_of_bounds", "divergence", "async_pending", "error")
 
 
 class Fault(NamedTuple):

@@ -11,7 +11,8 @@ one thread at a time, and the memory it touches says what went wrong.
   an element another writes in the same step (a missing barrier), when a shared element is read
   before anything wrote it, when an access leaves the memory, and when threads miss a barrier or
   an instruction the others wait at.
-* ``cp.async`` lands at once (its wait is a no-op here); barriers are CTA-wide.
+* A ``cp.async`` copy lands when its thread waits for its group (``cp_async_fence``, then
+  ``cp_async_wait``); a thread that ends with copies in flight is a fault. Barriers are CTA-wide.
 
 >>> import numpy as np
 >>> from cute_sym.layout import make_layout
@@ -51,7 +52,7 @@ from .context import current, set_current
 from .memory import TrackedMemory, Tracker
 from .report import Fault, SimulationReport
 
-__all__ = ["Simulation", "simulate", "syncthreads"]
+__all__ = ["Simulation", "simulate", "syncthreads", "cp_async_fence", "cp_async_wait"]
 
 _WAIT_S = 120.0
 
@@ -82,6 +83,11 @@ class _Thread:
         self.seq: dict[Any, int] = {}
         self.acting_tid = tid
         self.members: Optional[list[int]] = None
+        self.async_open: list[Callable[[], None]] = []            # cp.async issued since the last fence
+        self.async_groups: list[list[Callable[[], None]]] = []    # committed groups, oldest first
+
+    def issue_async(self, fn: Callable[[], None]) -> None:
+        self.async_open.append(fn)
 
     def act_as_lane(self, lane: Optional[int]) -> None:
         self.acting_tid = self.tid if lane is None or self.members is None else self.members[lane]
@@ -212,6 +218,11 @@ class Simulation:
             self._faults.append(Fault("error", "", self._step, (), (me.tid,), 1,
                                       f"{type(e).__name__}: {e}{where}"))
         finally:
+            pending = len(me.async_open) + sum(len(g) for g in me.async_groups)
+            if pending:
+                self._faults.append(Fault("async_pending", "", self._step, (), (me.tid,), pending,
+                                          f"{pending} cp.async copies never waited for (cp_async_fence, then "
+                                          "cp_async_wait)"))
             set_current(None)
             me.state = "exited"
             self._settle()
@@ -391,6 +402,54 @@ def syncthreads() -> None:
     if not isinstance(me, _Thread):
         raise LayoutError("syncthreads: called outside a simulation (Simulation.run / simulate)")
     me.sim._sync(me)
+
+
+def cp_async_fence() -> None:
+    """CuTe's ``cp_async_fence()`` (``cp.async.commit_group``): the ``cp.async`` copies this thread
+    issued since the last fence become one group. Outside a simulation a no-op (copies land at once)."""
+    me = current()
+    if isinstance(me, _Thread):
+        me.async_groups.append(me.async_open)
+        me.async_open = []
+
+
+def cp_async_wait(n: int = 0) -> None:
+    """CuTe's ``cp_async_wait<N>()`` (``cp.async.wait_group N``): every committed group of this
+    thread but the ``n`` newest lands now (its reads and writes count in this step). Outside a
+    simulation a no-op.
+
+    @pre ``n >= 0``.
+    @post at most ``n`` committed groups of this thread are still in flight.
+
+    >>> import numpy as np
+    >>> from cute_sym.layout import make_layout
+    >>> from cute_sym.tensor.atoms.copy_atom import Copy_Atom
+    >>> from .algorithms import copy
+    >>> atom = Copy_Atom("SM80_CP_ASYNC_CACHEALWAYS<uint64_t>", "half_t")
+    >>> sim = Simulation(1)
+    >>> g = sim.global_tensor(np.arange(4, dtype=np.float16), make_layout(4))
+    >>> s = sim.shared_tensor(make_layout(4), "half_t", name="s")
+    >>> def forgot(t):
+    ...     copy(atom, g, s); cp_async_fence()
+    ...     return float(s[0])                   # read before the group landed
+    >>> sorted(f.kind for f in sim.run(forgot).faults)
+    ['async_pending', 'uninitialized_read']
+    >>> def waited(t):
+    ...     copy(atom, g, s); cp_async_fence(); cp_async_wait(0)
+    ...     assert float(s[3]) == 3.0
+    >>> print(Simulation(1, memories_from=sim).run(waited))
+    1 threads, 1 steps: no faults
+    """
+    if type(n) is not int or n < 0:
+        raise LayoutError(f"cp_async_wait: N is a non-negative integer, got {n!r}")
+    me = current()
+    if not isinstance(me, _Thread):
+        return
+    keep = len(me.async_groups) - n
+    due, me.async_groups = me.async_groups[:max(keep, 0)], me.async_groups[max(keep, 0):]
+    for group in due:
+        for fn in group:
+            fn()
 
 
 def simulate(kernel: Callable[..., Any], num_threads: Any, *args: Any) -> SimulationReport:

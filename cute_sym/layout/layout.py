@@ -221,6 +221,30 @@ class Layout:
         except (TypeError, AttributeError):
             raise LayoutError(f"a coordinate is an integer or a tuple of them, got {c!r}") from None
 
+    def get_flat_coord(self, idx: Any) -> Any:
+        """CuTe's ``Layout::get_flat_coord``: per top-level mode, the 1-D coordinate of the index
+        ``idx`` within it (``idx2crd(idx, shape, stride)``, each mode's part as a column-major index).
+
+        The index is a run-time one (a CTA's rank in its cluster, CuTe's ``int``): a Python ``int``
+        is read as that dynamic integer, so the coordinates of modes of extent ``_1`` are static
+        ``_0`` and the others dynamic, as CuTe prints them; pass ``Int[k]`` for a static index.
+
+        >>> print(Layout(((1,), 2, 1, 1), ((0,), 1, 0, 0)).get_flat_coord(1))
+        (0, 1, 0, 0)
+        """
+        from ..core.int_tuple import crd2idx as _c2i, idx2crd as _i2c
+        shp: Any = self._shape
+        run_time = type(idx) is int and type(self._shape) is tuple and self.is_static()
+        if isinstance(idx, int):       # a StaticInt (Int[k]): static
+            idx = int(idx)
+        hier = _i2c(idx, self._shape, self._stride)
+        if run_time:
+            from ..core.lazy import sympy
+            return tuple(_c2i(c, s) if product(s) == 1 else sympy.Integer(_c2i(c, s)) for c, s in zip(hier, shp))
+        if type(self._shape) is not tuple:
+            return hier
+        return tuple(_c2i(c, s) for c, s in zip(hier, shp))
+
     def __getitem__(self, k: Union[int, tuple[int, ...]]) -> "Layout":
         if not isinstance(k, int) or isinstance(k, bool):
             if type(k) is not tuple:

@@ -88,9 +88,10 @@ class Pointer:
             raise LayoutError(f"Pointer: the base name must be a non-empty string, got {name!r}")
         if dtype is not None and not isinstance(dtype, str):
             raise LayoutError(f"Pointer: the element type is a name such as 'half_t', got {dtype!r}")
-        if dtype is not None and not dtype.startswith("GMMA::smem_desc<"):
-            # a CuTe element type, as Copy_Atom checks it ("halfx" is refused); a GMMA descriptor
-            # fragment's pointer holds descriptors
+        if dtype is not None and not dtype.startswith(("GMMA::smem_desc<", "UMMA::smem_desc<",
+                                                       "UMMA::sparse_smem_desc<")):
+            # a CuTe element type, as Copy_Atom checks it ("halfx" is refused); a GMMA/UMMA
+            # descriptor fragment's pointer holds descriptors
             from .atoms.copy_types import sizeof_bits
             sizeof_bits(dtype)
         object.__setattr__(self, "_space", space)

@@ -48,8 +48,10 @@ from ..swizzle import (
 )
 from .atoms.mma_atom import MMA_Atom
 from .atoms.mma_traits import MMA_Traits, sizeof_bits
-from .engine import Pointer, make_smem_ptr
+from .engine import Pointer, make_rmem_ptr, make_smem_ptr
 from .tensor import AnyLayout, Tensor, make_fragment_like, make_registers
+from .basis_layout import is_basis_layout
+from .ops import compose_modes
 from .thread_index import index_formula, thread_coord, thread_index_arg, upper_bound
 
 __all__ = ["MMA_Atom", "TiledMMA", "ThrMMA", "make_tiled_mma", "partition_shape_A", "partition_shape_B",
@@ -206,6 +208,9 @@ class TiledMMA:
         return _thrfrg(self, lay, op, str(lay))
 
     def _thrfrg_uncached(self, lay: AnyLayout, op: str) -> AnyLayout:
+        if is_basis_layout(lay):   # a coordinate tensor (TMA's): its modes through the plain answer
+            out_b: AnyLayout = compose_modes(lay, self._thrfrg_uncached(make_layout(lay.shape), op))
+            return out_b
         i, j, tv = _MODES[op]
         if _inner(lay).rank() < 2:
             raise RankError(f"thrfrg_{op}: the tensor must have rank >= 2, got {lay}")
@@ -295,6 +300,12 @@ def _count(layout: Layout) -> Any:
     return n if type(n) is int else None
 
 
+def _has_holes(layout: Layout) -> bool:
+    """The thread layout skips indices (SM70's quad pairs: threads 0-3 and 16-19 of 8): an int
+    past it is read as CuTe reads it (its own answers for thread 51 of such an MMA are kept)."""
+    return size(layout) != cosize(layout)
+
+
 class ThrMMA:
     """CuTe's ``ThrMMA``: the part of a :class:`TiledMMA` that thread ``thr_idx`` computes.
 
@@ -304,10 +315,10 @@ class ThrMMA:
     the thread's elements of ``t``, a view ``(FrgV, RestI, RestJ, ...)`` starting at the
     thread's base ``offset_X(t)``; of a layout it is that view's layout.
 
-    @pre ``thr_idx >= 0``; a dynamic index is below ``cosize(thr_layout_vmnk)`` (its largest value,
-         else :class:`LayoutError`; an unbounded one asks that fact). An ``int`` past the threads is
-         read as CuTe reads it (the last mode, ThrK, takes the rest: CuTe's own answers for thread 51
-         of a 16-thread SM70 MMA are kept).
+    @pre ``0 <= thr_idx < thr_size()``, else :class:`LayoutError` (no silent wrap to thread 0);
+         a dynamic index's largest value too (an unbounded one asks that fact). Where the thread
+         layout skips indices (SM70's quad pairs), an ``int`` past it is read as CuTe reads it
+         (CuTe's own answers for thread 51 of a 16-thread SM70 MMA are kept).
     @post ``offset_X(t) + partition_X(t)(v)`` is the offset in ``t`` of the thread's
           ``v``-th value, for every ``v``; for a dynamic ``thr_idx`` ``offset_X(t)`` is one
           simplified formula, equal to the integer answer at every value of ``thr_idx``.
@@ -327,7 +338,8 @@ class ThrMMA:
     thr_vmnk: tuple[Any, ...]
 
     def __init__(self, tiled_mma: TiledMMA, thr_idx: Any) -> None:
-        thr_idx = thread_index_arg(thr_idx, _count(tiled_mma.thr_layout_vmnk), "tiled MMA", static_past=True)
+        thr_idx = thread_index_arg(thr_idx, _count(tiled_mma.thr_layout_vmnk), "tiled MMA",
+                                   static_past=_has_holes(tiled_mma.thr_layout_vmnk))
         for k, v in (("tiled_mma", tiled_mma), ("thr_idx", thr_idx),
                      ("thr_vmnk", thread_coord(tiled_mma.thr_layout_vmnk, thr_idx))):
             object.__setattr__(self, k, v)
@@ -371,7 +383,7 @@ class ThrMMA:
         """``thr0``, (ThrV,(ThrI,ThrJ)) -> offset, at this thread."""
         i, j, _l = _MODES[op]
         c = self.thr_vmnk
-        if type(self.thr_idx) is int:
+        if type(self.thr_idx) is int or is_basis_layout(thr0):
             return thr0((c[0], (c[i + 1], c[j + 1])))
         mma = self.tiled_mma
         g = mma._thridx_2_thrid()                 # thread index -> (ThrV,ThrM,ThrN,ThrK) index
@@ -498,8 +510,13 @@ def _tmem_fragment(x: Any, frg: str, shape: Any) -> Any:
     if not isinstance(x, Tensor):
         return lay
     m = _FRG.fullmatch("".join(frg.split()))
-    assert m is not None        # tmem_frg_layout has read it
-    return Tensor(make_tmem_ptr(m[2], 0), lay)      # CuTe's make_tmem_ptr<ValueType>(): address 0
+    if m is None:               # tmem_frg_layout has read it; never here
+        return lay
+    try:
+        ptr = make_tmem_ptr(m[2], 0)        # CuTe's make_tmem_ptr<ValueType>(): address 0
+    except LayoutError:                     # a value type tmem_ptr does not address (6-bit): the layout
+        return lay
+    return Tensor(ptr, lay)
 
 
 def make_tiled_mma(atom: Union[str, MMA_Traits], atom_layout: Any = (1, 1, 1),

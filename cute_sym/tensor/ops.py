@@ -29,7 +29,7 @@ from . import basis_layout as _b
 from .tensor import Tensor
 
 __all__ = [
-    "composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "coalesce",
+    "composition", "compose_modes", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "coalesce",
     "filter_zeros", "filter", "flatten", "group_modes", "take", "logical_product", "zipped_product",
     "tiled_product", "flat_product", "blocked_product", "raked_product",
 ]
@@ -49,6 +49,30 @@ def composition(lhs: Any, rhs: Any) -> Any:
     if isinstance(lhs, Tensor):
         return _on_layout(lhs, _alg.composition(lhs.layout, rhs))
     return _alg.composition(lhs, rhs)
+
+
+def compose_modes(lhs: Any, rhs: Any) -> Any:
+    """CuTe's composition as it is computed: one composition of ``lhs`` per leaf mode of the
+    layout ``rhs``, the results in ``rhs``'s profile.
+
+    Where the leaves overlap or carry across ``lhs``'s modes (a TMA multicast's CTAs sharing the
+    box, a thread-value map that is not injective) the whole is not ``lhs(rhs(i))`` for one index
+    ``i``, which :func:`composition` refuses; each mode is, and that is what CuTe answers.
+
+    @post ``result[k](i) == lhs(rhs[k](i))`` for every leaf mode ``k`` of ``rhs``.
+
+    >>> from cute_sym.notation import parse
+    >>> print(compose_modes(parse("((_8,_4),(_8,_4)):((_1,_64),(_8,_1024))"), parse("(_2,_8):(_256,_128)")))
+    (_2,(_2,_4)):(_1024,(_32,_1024))
+    """
+    if isinstance(lhs, Tensor):
+        return _on_layout(lhs, compose_modes(lhs.layout, rhs))
+    if not isinstance(rhs, _lay.Layout):
+        raise LayoutError(f"compose_modes: the rhs must be a layout, got {type(rhs).__name__}")
+    if type(rhs.shape) is not tuple:
+        return composition(lhs, rhs)
+    parts = [compose_modes(lhs, rhs[i]) for i in range(rhs.rank())]
+    return _mk(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
 
 
 def _divide(op: Any, name: str) -> Any:

@@ -380,8 +380,8 @@ def check_mma_smem_layout(slayout: Any, major: Any, element_type: str, kind: str
 
 
 def _shape_text(lay: Layout) -> str:
-    from ..core.int_tuple import fmt
-    return fmt(lay.shape)
+    from ..core.int_tuple import fmt, product_each
+    return fmt(product_each(lay.shape))
 
 
 def _first2(lay: Layout) -> Layout:

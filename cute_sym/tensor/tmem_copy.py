@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from ..core.errors import LayoutError
-from ..layout import Layout, make_layout
+from ..layout import Layout, make_layout, size
 from ..swizzle import coalesce, upcast
 from .atoms.copy_atom import Copy_Atom
 from .atoms.copy_types import sizeof_bits
@@ -31,7 +31,7 @@ from .engine import Pointer
 from .tensor import Tensor
 from .tmem_space import TMEM_DP, is_tmem, make_tmem_ptr  # noqa: F401 (doctest)
 
-__all__ = ["make_tmem_copy"]
+__all__ = ["make_tmem_copy", "make_utccp_copy"]
 
 
 def make_tmem_copy(copy_atom: Union[str, Copy_Atom], tmem: Tensor) -> TiledCopy:
@@ -65,5 +65,39 @@ def make_tmem_copy(copy_atom: Union[str, Copy_Atom], tmem: Tensor) -> TiledCopy:
     if not isinstance(layout, Layout):
         raise LayoutError("make_tmem_copy: the TMEM tensor's layout must be a plain layout")
     atom_t = make_layout((32, 4), (0, 32 * TMEM_DP(dtype)))
+    atom_v = coalesce(upcast(atom.Traits.ValID, sizeof_bits(dtype)))
+    return make_cotiled_copy(atom, make_layout(atom_t, atom_v), layout)
+
+
+def make_utccp_copy(op: str, tmem: Tensor) -> TiledCopy:
+    """CuTe's ``make_utccp_copy(CopyOp{}, tmem)``: a ``tcgen05.cp`` (``SM100_UTCCP_*``) tiled over the
+    TMEM tensor ``tmem``, one thread per CTA (``atom_t_layout = size(ThrID):0``), its values ``ValID``
+    in units of the tensor's element.
+
+    @pre ``tmem`` is a tensor over a TMEM pointer with an element type; ``op`` names a UTCCP
+         operation; the atom's addresses are elements of ``tmem``; else :class:`LayoutError`.
+
+    >>> from cute_sym.notation import parse
+    >>> from cute_sym.tensor.tensor import make_tensor
+    >>> sf = make_tensor(make_tmem_ptr("uint32_t", "sf"), parse("(_128,_4):(_65536,_1)"))
+    >>> tc = make_utccp_copy("SM100_UTCCP_128dp128bit_1cta", sf)
+    >>> print(tc.TiledLayout_TV, tc.get_slice(0).partition_D(sf))
+    (_1,(_128,_4)):(_0,(_1,_128)) tmem_ptr[uint32_t](sf) o (((_128,_4),_1),_1,_1):(((_65536,_1),_0),_0,_0)
+    """
+    if not isinstance(tmem, Tensor) or not is_tmem(tmem):
+        raise LayoutError("make_utccp_copy: Expected TMEM tensor.")
+    engine = tmem.engine
+    dtype = engine.dtype if isinstance(engine, Pointer) else None
+    if dtype is None:
+        raise LayoutError("make_utccp_copy: the TMEM tensor needs an element type (make_tmem_ptr(dtype, ...))")
+    if not isinstance(op, str):
+        raise LayoutError(f"make_utccp_copy: expected an operation name, got {type(op).__name__}")
+    atom = Copy_Atom(op, dtype)
+    if "UTCCP" not in atom.Traits.name:
+        raise LayoutError(f"make_utccp_copy: {atom.Traits.name} is not a tcgen05.cp (SM100_UTCCP_*) operation")
+    layout = tmem.layout
+    if not isinstance(layout, Layout):
+        raise LayoutError("make_utccp_copy: the TMEM tensor's layout must be a plain layout")
+    atom_t = make_layout(size(atom.Traits.ThrID), 0)
     atom_v = coalesce(upcast(atom.Traits.ValID, sizeof_bits(dtype)))
     return make_cotiled_copy(atom, make_layout(atom_t, atom_v), layout)

@@ -24,11 +24,19 @@ from __future__ import annotations
 
 from typing import Any, Union
 
+import math
+from typing import TYPE_CHECKING
+
 from ..core.errors import LayoutError, UndecidableError
 from ..core.integers import IntLike
 from ..layout import Layout
 from .atoms.copy_types import sizeof_bits
 from .engine import Pointer
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
 
 __all__ = ["TMEM_DP", "TMEM_LANES", "TMEM_COLUMNS", "make_tmem_ptr", "is_tmem", "tmem_lane", "tmem_column",
            "tmem_address", "check_warp_lanes"]
@@ -114,10 +122,10 @@ def tmem_address(p: Pointer) -> IntLike:
 
 
 def _offsets(layout: Layout) -> list[Any]:
-    n = layout.size()
-    if type(n) is not int:
-        raise UndecidableError("a static TMEM partition", "the warp's TMEM lanes: the partition's size is not static")
-    return [layout(i) for i in range(n)]
+    return [layout(i) for i in range(_static_size(layout))]
+
+
+_MAX_THREADS = 1024     # a symbolic thread index is checked at each of at most this many values
 
 
 def check_warp_lanes(tensor: Any, thr_idx: Any, what: str = "partition") -> None:
@@ -128,7 +136,10 @@ def check_warp_lanes(tensor: Any, thr_idx: Any, what: str = "partition") -> None
 
     @pre every element of ``tensor`` lies in lanes ``[32*q, 32*q+32)`` with ``q = (thr_idx//32)%4``,
          and below lane 128; else :class:`LayoutError` naming the thread, its warp and the lane.
-         A symbolic thread index or offset raises :class:`UndecidableError` naming the missing fact.
+    @pre a symbolic ``thr_idx`` (a formula of one ``Dyn`` symbol, which the partition's offset may
+         hold too) is checked at each value its symbol may take; a symbol without an upper bound,
+         with more than 1024 values, or any other formula raises :class:`UndecidableError` naming
+         the missing fact.
 
     >>> from cute_sym.notation import parse
     >>> from cute_sym.tensor.tensor import make_tensor
@@ -139,15 +150,51 @@ def check_warp_lanes(tensor: Any, thr_idx: Any, what: str = "partition") -> None
     ...
     cute_sym.LayoutError: TMEM partition: thread 3 (warp 0) reaches TMEM lane 32, but warp 0 of its warpgroup may reach only lanes 0..31 (tcgen05.ld/st: warp w accesses lanes 32*(w%4)..32*(w%4)+31)
     """
-    if type(thr_idx) is not int:
+    base, dp, _ = _split(tensor.engine)
+    layout = tensor.layout
+    if type(thr_idx) is int:
+        _check_thread(thr_idx, base, _offsets(layout), dp, what)
+        return
+    from ..core.decide import bounds
+    syms = list(getattr(thr_idx, "free_symbols", ()))
+    sym = syms[0] if len(syms) == 1 else None
+    divisor = getattr(sym, "divisor", 1) if sym is not None and sym.is_Symbol else None
+    if sym is None or divisor is None:
         raise UndecidableError(f"a static thread index (got {thr_idx})",
                                f"TMEM {what}: which warp thread {thr_idx} is in is not static")
-    base, dp, _ = _split(tensor.engine)
+    lo_b, hi_b = bounds(sym)
+    lo = 0 if lo_b is None else math.ceil(lo_b)
+    hi = None if hi_b is None else math.floor(hi_b)
+    if hi is None or (hi - lo) // divisor >= _MAX_THREADS:
+        raise UndecidableError(f"{sym} <= {lo + divisor * (_MAX_THREADS - 1)}",
+                               f"TMEM {what}: thread {thr_idx}'s warp is checked at each value of {sym}, "
+                               f"which needs an upper bound (at most {_MAX_THREADS} values)")
+    offs: list[Any] = [layout(i) for i in range(_static_size(layout))]
+    first = -(-lo // divisor) * divisor
+    for v in range(first, hi + 1, divisor):
+        at = {sym: sympy.Integer(v)}
+        vals: list[Any] = [thr_idx, base] + offs
+        got: list[Any] = [x if type(x) is int else x.xreplace(at) for x in vals]
+        if not all(type(x) is int or bool(x.is_Integer) for x in got):
+            raise UndecidableError(f"a static TMEM partition at {sym} = {v}",
+                                   f"TMEM {what}: the lanes of thread {thr_idx} at {sym} = {v} are not static")
+        ints = [int(x) for x in got]
+        _check_thread(ints[0], ints[1], ints[2:], dp, what)
+
+
+def _static_size(layout: Layout) -> int:
+    n = layout.size()
+    if type(n) is not int:
+        raise UndecidableError("a static TMEM partition", "the warp's TMEM lanes: the partition's size is not static")
+    return n
+
+
+def _check_thread(thr_idx: int, base: Any, offsets: list[Any], dp: int, what: str) -> None:
     warp = thr_idx // 32
     q = warp % 4
     lo, hi = 32 * q, 32 * q + 32
     lanes = set()
-    for off in _offsets(tensor.layout):
+    for off in offsets:
         k = base + off
         if type(k) is not int:
             raise UndecidableError(f"lanes of thread {thr_idx}'s TMEM {what} within {lo}..{hi - 1}",

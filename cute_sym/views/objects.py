@@ -18,8 +18,11 @@ from ..core.errors import LayoutError
 from ..layout.layout import Layout
 from dataclasses import replace
 
-from ..layout import make_layout
-from ..tensor import ArrayEngine, CountingEngine, Tensor, composition as tensor_composition, make_identity_tensor
+from ..core.int_tuple import _, product_each
+from ..layout import make_layout, slice_
+from ..tensor import (
+    ArrayEngine, CountingEngine, Tensor, composition as tensor_composition, logical_divide, make_identity_tensor,
+)
 from ..tensor.copy import TiledCopy
 from ..tensor.mma import MMA_Atom, TiledMMA, make_tiled_mma
 from .model import (
@@ -114,17 +117,25 @@ def _mma(mma: TiledMMA, max_rows: Optional[int], max_cols: Optional[int]) -> Pic
 
 
 def _copy(tc: TiledCopy, max_rows: Optional[int], max_cols: Optional[int]) -> Picture:
-    M, N = tile_extents(tc.Tiler_MN)
-    S, D = tc.get_layoutS_TV(), tc.get_layoutD_TV()
-    h = _copy_headers(tc, (M, N))
+    # CuTe's tile: product_each(shape(logical_divide(make_layout((_1,_1)), Tiler_MN))), the tiler's
+    # reach (a tiler mode that is a strided layout spans more than its size)
+    M, N = tile_extents(product_each(logical_divide(make_layout((1, 1)), tc.Tiler_MN).shape))
+    # CuTe draws tidfrg_S/D(make_identity_tensor(tile))(_,_,0): through the tiler, whose modes may be
+    # layouts that reorder the tile (make_tmem_copy's (_4,_32):(_32,_1)), so not get_layoutS_TV
+    ref = make_layout((M, N))
+    S, D = (_first_tile(f(ref)) for f in (tc.tidfrg_S, tc.tidfrg_D))
+    h = (coord_header((M, N), S), coord_header((M, N), D))
     title = (f"TiledCopy {tc.Traits.name} of {tc.ValType}: TiledLayout_TV {tc.TiledLayout_TV}",
              f"tile (M,N) = ({M},{N}): S (source) left, D (destination) right")
     return copy_picture(S, D, (M, N), title, max_rows, max_cols, h)
 
 
-def _copy_headers(tc: TiledCopy, tile: tuple[int, int]) -> tuple[str, str]:
-    """CuTe prints ``tidfrg_S(make_identity_tensor(tile))(_,_,0)``: the identity composed with ``thrval2mn``."""
-    return (coord_header(tile, tc.thrval2mn(tc._ref2src())), coord_header(tile, tc.thrval2mn(tc._ref2dst())))
+def _first_tile(frg: Any) -> Layout:
+    """``frg(_,_,0)``: the (thread, value) modes of a ``tidfrg`` layout at its first tile."""
+    out = slice_((_, _, 0), frg)
+    if not isinstance(out, Layout):
+        raise LayoutError(f"a copy picture needs a plain layout, got {out}")
+    return out
 
 
 def _element_text(v: Any) -> str:

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 from ...core.errors import LayoutError
 
-__all__ = ["DP_b", "Row", "SM100_TMEM_ROWS", "TMEM_SHAPES", "tmem_load_to_store"]
+__all__ = ["DP_b", "Row", "SM100_TMEM_ROWS", "TMEM_SHAPES", "tmem_load_to_store", "tmem_op_repeater"]
 
 DP_b = 1 << 21
 """``TMEM::DP_b``: the TMEM bit address of one data-path lane (lane in bits 31:16 of a word address)."""
@@ -135,3 +135,29 @@ def tmem_load_to_store(op: str) -> str:
     if not store or store not in _NAMES:
         raise LayoutError(f"tmem_load_to_store: {op!r} is not a TMEM load with a matching store")
     return store
+
+
+def tmem_op_repeater(op: str, bits_n: int) -> str:
+    """CuTe's ``TMEM::op_repeater<CopyOp, bits_n>()``: of the 1x TMEM load or store ``op``, the
+    variant with the most repetitions whose bits along N (per lane) divide ``bits_n``.
+
+    @pre ``op`` is a ``SM100_TMEM_LOAD_*1x*`` or ``SM100_TMEM_STORE_*1x*`` operation ("Must pass 1x
+         tmem copy operator") and ``bits_n`` a positive multiple of its bits a lane, else
+         :class:`LayoutError`.
+    @post ``result`` is ``op`` with ``1x`` replaced by ``<r>x``, ``r`` the largest repetition CuTe
+          defines with ``bits_n % (bits * r) == 0``.
+
+    >>> tmem_op_repeater("SM100_TMEM_LOAD_32dp32b1x", 32 * 24), tmem_op_repeater("SM100_TMEM_STORE_16dp256b1x_16b", 4096)
+    ('SM100_TMEM_LOAD_32dp32b8x', 'SM100_TMEM_STORE_16dp256b16x_16b')
+    """
+    import re
+    m = re.fullmatch(r"(SM100_TMEM_(?:LOAD|STORE)_)(\d+)dp(\d+)b1x(_16b)?", op) if isinstance(op, str) else None
+    if m is None or (int(m[2]), int(m[3])) not in TMEM_SHAPES:
+        raise LayoutError(f"tmem_op_repeater: Must pass 1x tmem copy operator, got {op!r}")
+    if isinstance(bits_n, bool) or type(bits_n) is not int or bits_n <= 0:
+        raise LayoutError(f"tmem_op_repeater: bits_n is a positive int, got {bits_n!r}")
+    bits, reps = TMEM_SHAPES[(int(m[2]), int(m[3]))]
+    for r in sorted(reps, reverse=True):
+        if bits_n % (bits * r) == 0:
+            return f"{m[1]}{m[2]}dp{m[3]}b{r}x{m[4] or ''}"
+    raise LayoutError(f"tmem_op_repeater: {bits_n} bits along N is not a multiple of {op}'s {bits} bits a lane")

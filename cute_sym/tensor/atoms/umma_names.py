@@ -109,7 +109,7 @@ def _n_text(rules: tuple[NRule, ...]) -> str:
     return "N-mode size should be " + ", or ".join(parts)
 
 
-def _umma(t: Template, args: tuple[str, ...], name: str) -> Entry:
+def _umma(t: Template, args: tuple[str, ...]) -> Entry:
     prefix = "SM103::" if t.name.startswith("SM103") else ""
     vals, text = _bind(t.name, PARAMS[t.params], args, "UMMA::")
     where = f"{prefix}{t.name}<{text}>"
@@ -216,7 +216,7 @@ def template_entry(name: str) -> Optional[Entry]:
     last = head.rpartition("::")[2]
     t = _UMMA.get(last)
     if t is not None:
-        return _umma(t, args, name)
+        return _umma(t, args)
     s = _SM120.get(last)
     if s is not None:
         return _sm120(s, args)

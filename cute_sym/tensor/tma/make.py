@@ -17,14 +17,14 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from ...core.errors import LayoutError
-from ...core.int_tuple import _, product_each, unwrap
+from ...core.int_tuple import _, leaves, product_each, unwrap
 from ...layout import Layout, cosize, make_layout, size
 from ...swizzle import ComposedLayout, Swizzle, logical_divide, right_inverse, tile_to_shape
 from ...swizzle.smem_flag import SmemPtrFlag
-from ..arith_tuple import ScaledBasis
+from ..arith_tuple import ScaledBasis, coord_add
 from ..atoms.copy_types import sizeof_bits
 from ..basis_layout import make_identity_layout
-from ..engine import Pointer
+from ..engine import CountingEngine, Pointer
 from ..ops import coalesce, composition
 from ..tensor import Tensor
 from .desc import make_tma_desc
@@ -214,6 +214,17 @@ def make_tma_copy(copy_op: str, gtensor: Tensor, slayout: SLayout, cta_tiler: An
     return TmaTiledCopy(atom, layout_TV, tiler)
 
 
+def _dynamic_modes(off: Any, layout: Any) -> Any:
+    """A run-time CTA coordinate (CuTe's ``int``) makes every TMA coordinate the box's modes
+    move a dynamic integer, zero or not (CuTe's ``domain_offset``); add those dynamic zeros."""
+    from ...core.lazy import sympy
+    box = layout[0][0] if type(layout.shape[0]) is tuple else layout[0]
+    for d in leaves(box.stride):
+        if isinstance(d, ScaledBasis):
+            off = coord_add(off, ScaledBasis(sympy.Integer(0), d.modes))
+    return off
+
+
 def tma_partition(copy_atom: TmaCopyAtom, cta_coord: Any, cta_layout: Layout, stensor: Tensor,
                   *gtensors: Tensor) -> tuple[Tensor, ...]:
     """CuTe's ``tma_partition(atom, cta_coord, cta_layout, stensor, gtensors...)``: each tensor's
@@ -251,5 +262,7 @@ def tma_partition(copy_atom: TmaCopyAtom, cta_coord: Any, cta_layout: Layout, st
         tv = coalesce(composition(tensor, tiler), ((1, 1),) + ((1,) * 0))
         coord = ((mc_offset, 0),) + (0,) * (r - 1)
         off = tv.layout(coord)
+        if type(mc_offset) is not int and isinstance(tv.engine, CountingEngine):
+            off = _dynamic_modes(off, tv.layout)
         out.append(Tensor(tv.engine + off, tv.layout))
     return tuple(out)

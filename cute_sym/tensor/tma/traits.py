@@ -22,7 +22,7 @@ from ...swizzle import ComposedLayout, Swizzle
 from ..atoms.copy_atom import Copy_Atom
 from ..atoms.copy_traits import CopyTraits
 from ..copy import TiledCopy, _unfold
-from ..ops import composition
+from ..ops import compose_modes
 from ..tensor import Tensor, make_coord_tensor
 from .desc import TmaDescriptor
 from .ops_table import TmaOp
@@ -124,16 +124,6 @@ class TmaCopyAtom(Copy_Atom):
         return self.tma_traits.tma_desc
 
 
-def _leafwise(lhs: Any, rhs: Layout) -> Any:
-    """CuTe's composition with a layout rhs: one composition per rhs leaf mode, the results in
-    rhs's profile. The leaves may overlap (the CTAs of a multicast share the box), so the whole
-    is not ``lhs o rhs`` as a function of one index, but each mode is."""
-    if type(rhs.shape) is not tuple:
-        return composition(lhs, rhs)
-    parts = [_leafwise(lhs, rhs[i]) for i in range(rhs.rank())]
-    return _mk(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
-
-
 class TmaTiledCopy(TiledCopy):
     """The ``TiledCopy`` ``make_tma_copy`` returns: ``Tiler_MN`` the CTA tile, ``TiledLayout_TV``
     (CTA in the multicast, value) -> tile coordinate, ``get_slice(cta)`` a CTA's share.
@@ -152,10 +142,10 @@ class TmaTiledCopy(TiledCopy):
             inner = layout.layout_b
             if not isinstance(inner, Layout):
                 raise LayoutError(f"TMA partition: expected Swizzle o offset o Layout, got {layout}")
-            first = _leafwise(inner[0], tv)
+            first = compose_modes(inner[0], tv)
             whole = _mk((first.shape, inner[1].shape), (first.stride, inner[1].stride))
             return _unfold(ComposedLayout(layout.layout_a, layout.offset, whole))
-        first = _leafwise(layout[0], tv)
+        first = compose_modes(layout[0], tv)
         rest = layout[1]
         return _unfold(_mk((first.shape, rest.shape), (first.stride, rest.stride)))
 

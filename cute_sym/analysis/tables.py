@@ -1,0 +1,210 @@
+"""A layout as a table of its offsets, in plain integers: the analyses' hot path.
+
+A layout with a static shape is a sum over its leaves: the offset at the 1-D index ``i``
+is ``sum(((i // prefix_k) % shape_k) * stride_k)``. Its table over the whole domain is
+built leaf by leaf (the first leaf varies fastest, CuTe's colexicographic order), in
+integers. A stride that is an integer-linear form in symbols (``K``, ``8*K + 2``) is kept
+as one integer table per symbol: the offset is ``const[i] + sum(coeff_s[i] * s)``, no
+sympy object per offset.
+
+A tiled copy's partition of a layout (``tidfrg_S``/``tidfrg_D``) is that layout composed
+with a map of tile indices that depends on the layout's shape alone (CuTe's divide and
+composition put the layout on the left); the map is computed once per copy and shape
+(:func:`copy_index_table`) and the offsets read off the layout's table.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
+
+if TYPE_CHECKING:
+    import sympy
+else:
+    from ..core.lazy import sympy
+
+from ..core.int_tuple.types import leaves
+from ..core.integers import IntLike
+from ..layout import Layout, make_layout, size
+from ..swizzle import Swizzle
+
+Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
+
+__all__ = ["Lin", "linear_form", "LinTable", "layout_table", "copy_index_table", "swizzle_table", "MAX_TABLE"]
+
+MAX_TABLE = 1 << 20          # the largest domain tabled (larger layouts take the general path)
+_CACHE_LIMIT = 256
+_index_cache: dict[tuple[Any, ...], Optional[tuple[int, int, int, int, Sequence[int]]]] = {}
+_swizzle_cache: dict[tuple[Swizzle, int], list[int]] = {}
+_table_cache: dict[Any, Any] = {}
+_MISS = object()
+
+
+class LinTable:
+    """Offsets over a domain: ``const[i] + sum(coeffs[s][i] * syms[s])`` (``syms`` may be empty).
+    Immutable (tuples): tables are cached and shared."""
+    __slots__ = ("const", "syms", "coeffs")
+
+    def __init__(self, const: Sequence[int], syms: tuple["sympy.Symbol", ...], coeffs: Sequence[Sequence[int]]) -> None:
+        object.__setattr__(self, "const", tuple(const))
+        object.__setattr__(self, "syms", syms)
+        object.__setattr__(self, "coeffs", tuple(tuple(c) for c in coeffs))
+
+    const: tuple[int, ...]
+    syms: tuple["sympy.Symbol", ...]
+    coeffs: tuple[tuple[int, ...], ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("LinTable is immutable")
+
+
+def _grow(table: list[int], n: int, d: int) -> list[int]:
+    if n == 1:
+        return table
+    if d == 0:
+        return table * n
+    return [t + k * d for k in range(n) for t in table]
+
+
+def linear_form(e: IntLike, syms: Sequence[sympy.Symbol]) -> Optional[Lin]:
+    """``e`` as (constant, integer coefficient of each symbol), or ``None`` when not linear.
+
+    >>> K, N = sympy.symbols("K N", integer=True)
+    >>> linear_form(3 * K + 2 * N + 5, [K, N]), linear_form(K * N, [K, N])
+    ((5, (3, 2)), None)
+    """
+    zero = (0,) * len(syms)
+    if type(e) is int:
+        return e, zero
+    idx = {s: i for i, s in enumerate(syms)}
+    const, co = 0, list(zero)
+    for term, k in sympy.expand(e).as_coefficients_dict().items():
+        if not k.is_Integer:
+            return None
+        if term == 1:
+            const += int(k)
+        elif term in idx:
+            co[idx[term]] += int(k)
+        else:
+            return None
+    return const, tuple(co)
+
+
+
+
+def layout_table(layout: Layout) -> Optional[LinTable]:
+    """The offsets of ``layout`` at every 1-D index, or ``None`` (a symbolic extent, a stride
+    not integer-linear in its symbols, or a domain over :data:`MAX_TABLE`).
+
+    @post ``const[i] + sum(coeffs[s][i] * syms[s]) == layout(i)`` for ``0 <= i < size(layout)``.
+
+    >>> from cute_sym.notation import parse
+    >>> t = layout_table(parse("(_2,_3):(_3,_1)"))
+    >>> t.const, t.syms
+    ((0, 3, 1, 4, 2, 5), ())
+    >>> t = layout_table(parse("(_2,_2):(K,_1)"))
+    >>> t.const, t.syms, t.coeffs
+    ((0, 0, 1, 1), (K,), ((0, 1, 0, 1),))
+    """
+    try:
+        got = _table_cache.get(layout, _MISS)
+    except TypeError:           # an unhashable leaf: no caching
+        got = _MISS
+    if got is not _MISS:
+        return cast(Optional[LinTable], got)
+    got = _layout_table(layout)
+    if len(_table_cache) >= _CACHE_LIMIT:
+        _table_cache.clear()
+    try:
+        _table_cache[layout] = got
+    except TypeError:
+        pass
+    return got
+
+
+def _layout_table(layout: Layout) -> Optional[LinTable]:
+    shapes, strides = leaves(layout.shape), leaves(layout.stride)
+    if any(type(s) is not int for s in shapes) or math.prod(shapes) > MAX_TABLE:
+        return None
+    syms: list[Any] = []
+    if any(type(d) is not int for d in strides):
+        found: set[Any] = set()
+        for d in strides:
+            if type(d) is not int:
+                found |= getattr(d, "free_symbols", set())
+        syms = sorted(found, key=lambda s: s.name)
+    lins = []
+    for d in strides:
+        if type(d) is int:
+            lins.append((d, (0,) * len(syms)))
+            continue
+        got = linear_form(d, syms)
+        if got is None:
+            return None
+        lins.append(got)
+    const = [0]
+    coeffs = [[0] for _ in syms]
+    for n, (c, ks) in zip(shapes, lins):
+        const = _grow(const, n, c)
+        coeffs = [_grow(col, n, k) for col, k in zip(coeffs, ks)]
+    return LinTable(const, tuple(syms), tuple(coeffs))
+
+
+def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, int, int, int, Sequence[int]]]:
+    """(threads, atom values, repeats, tiles, index table) of ``copy``'s partition of a layout
+    of ``shape``: ``table[t + T*(v + V*(x + X*r))]`` is the 1-D index (into that layout's
+    domain) of thread ``t``'s value ``(v, x)`` in tile ``r``. ``None`` when the partition
+    cannot be tabled (a symbolic or too large domain, or the partition raises: the
+    general path then raises the user's error).
+
+    @post ``copy.tidfrg_S(L)(t, (v, x), r) == L(table[...])`` for every layout ``L`` of ``shape``.
+    """
+    key = (copy, shape, side)
+    if key in _index_cache:
+        return _index_cache[key]
+    got: Optional[tuple[int, int, int, int, Sequence[int]]] = None
+    try:
+        ident = make_layout(shape)
+        part = copy.tidfrg_S(ident) if side == "S" else copy.tidfrg_D(ident)
+        if isinstance(part, Layout) and part.rank() == 3:
+            dims = (size(part[0]), size(part[1][0]), size(part[1][1]), size(part[2]))
+            if all(type(d) is int for d in dims) and math.prod(dims) <= MAX_TABLE:
+                tab = layout_table(part)
+                if tab is not None and not tab.syms:
+                    got = (dims[0], dims[1], dims[2], dims[3], tab.const)
+    except ValueError:
+        got = None
+    if len(_index_cache) >= _CACHE_LIMIT:
+        _index_cache.clear()
+    _index_cache[key] = got
+    return got
+
+
+def swizzle_table(sw: Swizzle, period: int) -> list[int]:
+    """``sw(c)`` for every residue ``0 <= c < period`` (cached).
+
+    >>> swizzle_table(Swizzle(1, 0, 1), 4)
+    [0, 1, 3, 2]
+    """
+    key = (sw, period)
+    got = _swizzle_cache.get(key)
+    if got is None:
+        got = [sw(c) for c in range(period)]
+        if len(_swizzle_cache) >= _CACHE_LIMIT:
+            _swizzle_cache.clear()
+        _swizzle_cache[key] = got
+    return got
+
+
+def lin_key(const: int, ks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    return const, ks
+
+
+def expr_of(const: int, ks: tuple[int, ...], syms: tuple[Any, ...]) -> IntLike:
+    """The offset ``const + sum(k * s)`` as the algebra writes it (an ``int`` when static)."""
+    if not any(ks):
+        return const
+    e: Any = const
+    for k, s in zip(ks, syms):
+        if k:
+            e = e + k * s
+    return e
