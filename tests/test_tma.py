@@ -281,3 +281,13 @@ def test_store_and_reduce_share_the_load_box(op: str) -> None:
     assert st.get_tma_descriptor().box_dim == ld.get_tma_descriptor().box_dim
     assert str(st.get_tma_tensor(cs.shape(gT)).layout) == str(ld.get_tma_tensor(cs.shape(gT)).layout)
     assert str(st.TiledLayout_TV) == str(ld.TiledLayout_TV) and st.Traits.op.direction != "load"
+
+
+def test_a_padded_smem_layout_is_one_box_a_row() -> None:
+    # (128,64):(72,1): only a row is contiguous in smem, so the box is one row of 64 (a rank-1 TMA
+    # tile, which once crashed construct_tma_gbasis); the descriptor's box walks gmem's rows
+    gT = cs.make_tensor(cs.make_gmem_ptr("T", "half_t"), cs.parse("(512,64):(64,_1)"))
+    tma = cs.make_tma_copy("SM90_TMA_LOAD", gT, cs.parse("(_128,_64):(_72,_1)"), cs.parse("(_128,_64)"), 1)
+    basis = tma.Traits.AuxParams.TmaGmemBasis
+    assert str(basis) == "(_64,_1):(_1@1,_1@0)"
+    assert cs.size(basis) * 128 == 128 * 64       # 128 boxes of one row cover the tile

@@ -138,11 +138,16 @@ def construct_tma_gbasis(gmem: Layout, smem_layout: Layout, cta_v_map: Layout) -
         if any(isinstance(tb, ScaledBasis) and tb == e for tb in found):
             continue
         remaining.append(e)
-    shape = wrap(tma_tile.shape) + (1,) * len(remaining)
-    stride = wrap(tma_tile.stride) + tuple(remaining)
+    shape = _as_tuple(tma_tile.shape) + (1,) * len(remaining)
+    stride = _as_tuple(tma_tile.stride) + tuple(remaining)
     tma_full = _mk(shape, stride)
     r = len(shape)
     return group(tma_full, min(r, 4), r)
+
+
+def _as_tuple(x: Any) -> tuple[Any, ...]:
+    """CuTe's ``wrap``: a mode as a tuple of modes (a rank-1 TMA tile has one)."""
+    return tuple(x) if type(x) is tuple else (x,)
 
 
 def _same_size(a: Any, b: Any) -> bool:
