@@ -21,7 +21,7 @@ from ...core.errors import LayoutError
 from ...core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ...layout import Layout, make_layout
 from .copy_sm100_data import SM100_TMEM_ROWS
-from .copy_types import sizeof_bits, type_name
+from .copy_types import sizeof_bits, template_args, type_name
 
 __all__ = ["COPY_TRAITS", "COPY_ALIASES", "CopyTraits", "Copy_Traits", "split_op_name", "copy_atom_names"]
 
@@ -191,22 +191,7 @@ def split_op_name(op: str) -> tuple[str, tuple[str, ...]]:
     head, _, rest = text.partition("<")
     if not rest.endswith(">"):
         raise LayoutError(f"malformed copy operation name {op!r}")
-    args: list[str] = []
-    depth, start = 0, 0
-    body = rest[:-1]
-    for i, ch in enumerate(body):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-            if depth < 0:
-                raise LayoutError(f"malformed copy operation name {op!r}")
-        elif ch == "," and depth == 0:
-            args.append(body[start:i])
-            start = i + 1
-    if depth != 0:
-        raise LayoutError(f"malformed copy operation name {op!r}")
-    args.append(body[start:])
+    args = template_args(rest[:-1], f"malformed copy operation name {op!r}") if rest[:-1] else [""]
     if not head or any(not a for a in args):
         raise LayoutError(f"malformed copy operation name {op!r}")
     return head, tuple(args)

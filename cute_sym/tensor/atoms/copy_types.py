@@ -13,7 +13,7 @@ from typing import Mapping
 
 from ...core.errors import LayoutError
 
-__all__ = ["ELEMENT_BITS", "sizeof_bits", "type_name"]
+__all__ = ["ELEMENT_BITS", "sizeof_bits", "type_name", "template_args"]
 
 # name -> width in bits
 ELEMENT_BITS: Mapping[str, int] = {
@@ -79,3 +79,30 @@ def sizeof_bits(name: str) -> int:
     if bits is None:
         raise LayoutError(f"unknown element type {name!r} (CuTe names such as half_t, float, int8_t, uint128_t)")
     return bits
+
+
+def template_args(body: str, malformed: str) -> list[str]:
+    """The top-level template arguments of ``body`` (the text between an operation's outer ``<``
+    and ``>``), split at the commas outside nested ``<...>``: the one reader of MMA and copy
+    operation names. An unbalanced bracket is a :class:`LayoutError` (``malformed``, then why).
+
+    >>> template_args("complex<float>, complex<float>", "x")
+    ['complex<float>', ' complex<float>']
+    """
+    args: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(body):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+            if depth < 0:
+                raise LayoutError(f"{malformed}: unbalanced '>'")
+        elif ch == "," and depth == 0:
+            args.append(body[start:i])
+            start = i + 1
+    if depth:
+        raise LayoutError(f"{malformed}: unbalanced '<'")
+    if body:
+        args.append(body[start:])
+    return args

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...core.errors import LayoutError
+from .copy_types import template_args
 
 __all__ = ["Entry", "split_template", "strip_ns"]
 
@@ -62,23 +63,7 @@ def split_template(name: str) -> tuple[str, tuple[str, ...]]:
     head, _, rest = text.partition("<")
     if not rest.endswith(">"):
         raise LayoutError(f"malformed MMA operation name {name!r}: it does not end with '>'")
-    body = rest[:-1]
-    args: list[str] = []
-    depth, start = 0, 0
-    for i, ch in enumerate(body):
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-            if depth < 0:
-                raise LayoutError(f"malformed MMA operation name {name!r}: unbalanced '>'")
-        elif ch == "," and depth == 0:
-            args.append(body[start:i])
-            start = i + 1
-    if depth:
-        raise LayoutError(f"malformed MMA operation name {name!r}: unbalanced '<'")
-    if body:
-        args.append(body[start:])
+    args = template_args(rest[:-1], f"malformed MMA operation name {name!r}")
     if any(not a for a in args):
         raise LayoutError(f"malformed MMA operation name {name!r}: an empty template argument")
     return head, tuple(strip_ns(a) for a in args)
