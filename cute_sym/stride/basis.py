@@ -58,7 +58,29 @@ def _is_static_zero(x: Any) -> bool:
     return type(x) is int and x == 0
 
 
-class ScaledBasis(StrideKind):
+class _Coordinate(StrideKind):
+    """What a scaled basis and an arithmetic tuple share: the hash and CuTe's colexicographic order
+    of their canonical coordinate (implicit zeros dropped), so equal values hash and order alike."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(_canon(self))
+
+    def __lt__(self, other: Any) -> bool:
+        return _colex_lt(_canon(self), _canon(other))
+
+    def __gt__(self, other: Any) -> bool:
+        return _colex_lt(_canon(other), _canon(self))
+
+    def __le__(self, other: Any) -> bool:
+        return not _colex_lt(_canon(other), _canon(self))
+
+    def __ge__(self, other: Any) -> bool:
+        return not _colex_lt(_canon(self), _canon(other))
+
+
+class ScaledBasis(_Coordinate):
     """``value@modes``: ``value`` at the hierarchical position ``modes`` of a coordinate, 0 elsewhere.
 
     ``modes`` is outermost first (CuTe's ``ScaledBasis<T, Ns...>``); the text is
@@ -144,6 +166,8 @@ class ScaledBasis(StrideKind):
     def __repr__(self) -> str:
         return f"ScaledBasis({self})"
 
+    __hash__ = _Coordinate.__hash__      # (a class defining __eq__ must name its hash again)
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ScaledBasis):
             return self._modes == other._modes and bool(self._value == other._value) or \
@@ -151,21 +175,6 @@ class ScaledBasis(StrideKind):
         if isinstance(other, ArithmeticTuple) or type(other) in (int, tuple) or is_expr(other):
             return bool(_canon(self) == _canon(other))        # implicit zeros: E(0) == (1,0), 0@1 == 0
         return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(_canon(self))
-
-    def __lt__(self, other: Any) -> bool:
-        return _colex_lt(_canon(self), _canon(other))
-
-    def __gt__(self, other: Any) -> bool:
-        return _colex_lt(_canon(other), _canon(self))
-
-    def __le__(self, other: Any) -> bool:
-        return not _colex_lt(_canon(other), _canon(self))
-
-    def __ge__(self, other: Any) -> bool:
-        return not _colex_lt(_canon(self), _canon(other))
 
     def __mul__(self, k: Any) -> "ScaledBasis":
         if not _is_int(k):
@@ -193,7 +202,7 @@ class ScaledBasis(StrideKind):
         return coord_add(other, -self)
 
 
-class ArithmeticTuple(StrideKind):
+class ArithmeticTuple(_Coordinate):
     """A tuple of integers (or nested ArithmeticTuples) with element-wise ``+`` and ``-``.
 
     Tuples of different ranks add as if padded with ``_0``; a static ``_0`` added to
@@ -281,25 +290,12 @@ class ArithmeticTuple(StrideKind):
         """Plain nested tuple of the elements."""
         return tuple(e.to_tuple() if isinstance(e, ArithmeticTuple) else e for e in self._v)
 
+    __hash__ = _Coordinate.__hash__
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (ArithmeticTuple, ScaledBasis)) or type(other) in (int, tuple) or is_expr(other):
             return bool(_canon(self) == _canon(other))        # implicit zeros: (1,0) == (1,) == E(0)
         return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(_canon(self))
-
-    def __lt__(self, other: Any) -> bool:
-        return _colex_lt(_canon(self), _canon(other))
-
-    def __gt__(self, other: Any) -> bool:
-        return _colex_lt(_canon(other), _canon(self))
-
-    def __le__(self, other: Any) -> bool:
-        return not _colex_lt(_canon(other), _canon(self))
-
-    def __ge__(self, other: Any) -> bool:
-        return not _colex_lt(_canon(self), _canon(other))
 
     def __mul__(self, k: Any) -> "ArithmeticTuple":
         if not _is_int(k):
