@@ -142,7 +142,8 @@ def test_copy_index_table_is_the_partition() -> None:
             got = copy_index_table(tc, lay.shape, "S")
             if got is None:
                 continue
-            T, V, X, R, index = got
+            T, V, X, R, index, (lo, hi) = got
+            assert (lo, hi) == (min(index), max(index))
             part = tc.tidfrg_S(lay)
             for t in range(0, T, 7):
                 for r in range(R):

@@ -352,6 +352,11 @@ SWEEP: list[tuple[str, Callable[[], Any]]] = [
  ("bank_conflicts warp past", lambda: cs.bank_conflicts(_tc33(), parse("(_32,_32):(_32,_1)"), warp=7)),
  ("vector_width no bits", lambda: cs.vector_width(parse("(_32,_1):(_1,_0)"), L)),
  ("coalescing negative warp", lambda: cs.coalescing(_tc33(), parse("(_32,_32):(_32,_1)"), warp=-1)),
+ # execute (hypothesis found simulate(0, None) raising AttributeError)
+ ("simulate threads None", lambda: cs.simulate(lambda t: None, None)),
+ ("simulate threads _", lambda: cs.simulate(lambda t: None, cs._)),
+ ("simulate threads float", lambda: cs.simulate(lambda t: None, 2.5)),
+ ("simulate kernel not callable", lambda: cs.simulate(0, 4)),
  # Int
  ("Int of float", lambda: Int[2.5]),
  ("Int of str", lambda: Int["4"]),

@@ -8,7 +8,8 @@ inner layout: offsets are kept inner (possibly symbolic); the case engine
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Optional, TypeVar, Union
+from operator import itemgetter
+from typing import Any, Callable, Hashable, Optional, Sequence, TypeVar, Union
 
 from ..core.errors import LayoutError
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
@@ -19,7 +20,7 @@ from ..swizzle import ComposedLayout, Swizzle
 from ..tensor.copy import TiledCopy
 from .hardware import ADDRESS_PERIOD_BYTES, LDMATRIX_ROW_THREADS, ldmatrix_matrices
 from .cases import Cases, Space, _symbols, by_cases, linear_form
-from .tables import copy_index_table, expr_of, layout_table
+from .tables import copy_index_table, expr_of, layout_table, placed_table
 
 R = TypeVar("R")
 
@@ -71,27 +72,35 @@ class Access:
     ``keys[i]`` are the same offsets as the analyses read them: the offsets themselves, or,
     when ``syms`` is a tuple of symbols, integer linear forms ``(const, coeffs)`` in them
     (the hot path: no sympy object per offset; :meth:`expr` writes one when asked).
+    ``static``: every offset is known to be a plain int (read off a static table), so no
+    scan for symbols is needed; ``placed`` (static only, or ``None``): each offset after base
+    and swizzle, the element it lands on.
     """
-    __slots__ = ("threads", "keys", "syms", "bits", "chunk", "matrices", "swizzle", "base", "what", "_exprs")
+    __slots__ = ("threads", "keys", "syms", "bits", "chunk", "matrices", "swizzle", "base", "_what", "static",
+                 "placed", "_exprs")
 
-    def __init__(self, threads: tuple[int, ...], offsets: tuple[tuple[Any, ...], ...], bits: int,
+    def __init__(self, threads: tuple[int, ...], offsets: Sequence[Sequence[Any]], bits: int,
                  chunk: Optional[int], matrices: Optional[int], swizzle: Optional[Swizzle],
-                 base: IntLike, what: str, syms: Optional[tuple[Any, ...]] = None) -> None:
+                 base: IntLike, what: Union[str, tuple[object, str]], syms: Optional[tuple[Any, ...]] = None,
+                 static: bool = False, placed: Optional[Sequence[Sequence[int]]] = None) -> None:
         put = object.__setattr__
         for k, v in (("threads", threads), ("keys", offsets), ("bits", check_bits(bits)),
                      ("chunk", chunk), ("matrices", matrices), ("swizzle", swizzle), ("base", base),
-                     ("what", what), ("syms", syms), ("_exprs", {})):
+                     ("_what", what), ("syms", syms), ("static", static and syms is None),
+                     ("placed", placed if static and syms is None else None), ("_exprs", {})):
             put(self, k, v)
 
     threads: tuple[int, ...]
-    keys: tuple[tuple[Any, ...], ...]
+    keys: Sequence[Sequence[Any]]
     syms: Optional[tuple[Any, ...]]
     bits: int
     chunk: Optional[int]
     matrices: Optional[int]
     swizzle: Optional[Swizzle]
     base: IntLike
-    what: str
+    _what: Union[str, tuple[object, str]]
+    static: bool
+    placed: Optional[Sequence[Sequence[int]]]
     _exprs: dict[Any, IntLike]
 
     __reduce__ = frozen_reduce
@@ -100,6 +109,17 @@ class Access:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Access is immutable")
+
+    @property
+    def what(self) -> str:
+        """What is accessed, in words (written when asked: a copy's repr is not free)."""
+        w = self._what
+        if isinstance(w, str):
+            return w
+        src, side = w
+        if side == "TV":
+            return f"TV layout {src}"
+        return f"{src!r} ({'source' if side == 'S' else 'destination'})"
 
     @property
     def period(self) -> int:
@@ -115,7 +135,7 @@ class Access:
         return got
 
     @property
-    def offsets(self) -> tuple[tuple[IntLike, ...], ...]:
+    def offsets(self) -> Sequence[Sequence[IntLike]]:
         if self.syms is None:
             return self.keys
         return tuple(tuple(self.expr(k) for k in row) for row in self.keys)
@@ -151,10 +171,10 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
     if isinstance(src, TiledCopy):
         fast = copy_index_table(src, inner.shape, side)
         if fast is not None:
-            nthr, nv, nx, nr, index = fast
+            nthr, nv, nx, nr, index, bounds = fast
             threads = _warp_threads(nthr, warp)
-            rows = [[index[th + nthr * (v + nv * (x + nx * r))] for r in range(nr) for x in range(nx)
-                     for v in range(nv)] for th in threads]
+            # index[th + nthr*k], k = v + nv*(x + nx*r) ascending: one stride-nthr slice a thread
+            rows: list[Sequence[int]] = [index[th::nthr] for th in threads]
         else:
             part = src.tidfrg_S(layout) if side == "S" else src.tidfrg_D(layout)
             _, _, t = split_layout(part)
@@ -173,9 +193,9 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
         mats = ldmatrix_matrices(src.Traits.name)
         if mats is not None:
             threads = threads[:mats * LDMATRIX_ROW_THREADS]
-        what = f"{src!r} ({'source' if side == 'S' else 'destination'})"
+        what: tuple[object, str] = (src, side)
         if fast is not None:
-            got = _keyed(threads, rows[:len(threads)], inner, b, nv, mats, swizzle, base, what)
+            got = _keyed(threads, rows[:len(threads)], inner, b, nv, mats, swizzle, base, what, bounds)
             if got is not None:
                 return got
             offs = tuple(tuple(inner(i) for i in row) for row in rows[:len(threads)])
@@ -193,10 +213,10 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
                               f"dividing the {nv} values of a thread, at most 128 bits")
         chunk = vector_bits // bits
     threads = _warp_threads(nthr, warp)
-    what = f"TV layout {src}"
+    what = (src, "TV")
     tv = layout_table(src)
     if tv is not None and not tv.syms:
-        got = _keyed(threads, [[tv.const[th + nthr * v] for v in range(nv)] for th in threads],
+        got = _keyed(threads, [tv.const[th::nthr] for th in threads],
                      inner, bits, chunk, None, swizzle, base, what)
         if got is not None:
             return got
@@ -204,25 +224,37 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
     return Access(threads, offs, bits, chunk, None, swizzle, base, what)
 
 
-def _keyed(threads: tuple[int, ...], rows: list[list[int]], inner: Layout, bits: int, chunk: Optional[int],
-           mats: Optional[int], swizzle: Optional[Swizzle], base: IntLike, what: str) -> Optional[Access]:
+def _pick(table: Sequence[int], row: Sequence[int]) -> tuple[int, ...]:
+    """``table[i]`` for each ``i`` of ``row`` (one C-level gather)."""
+    if len(row) == 1:
+        return (table[row[0]],)
+    return itemgetter(*row)(table) if row else ()
+
+
+def _keyed(threads: tuple[int, ...], rows: Sequence[Sequence[int]], inner: Layout, bits: int, chunk: Optional[int],
+           mats: Optional[int], swizzle: Optional[Swizzle], base: IntLike,
+           what: Union[str, tuple[object, str]], bounds: Optional[tuple[int, int]] = None) -> Optional[Access]:
     """The access read off ``inner``'s table at the 1-D indices ``rows`` (``None``: no table,
-    or an index outside its domain)."""
+    or an index outside its domain); ``bounds``: (least, greatest) index, when known."""
     tab = layout_table(inner)
     if tab is None:
         return None
     n = len(tab.const)
-    if any(i < 0 or i >= n for row in rows for i in row):
+    if bounds is None or bounds[0] < 0 or bounds[1] >= n:       # the whole table's, or these rows'
+        full = [row for row in rows if row]
+        bounds = (min(map(min, full)), max(map(max, full))) if full else (0, -1)
+    if bounds[0] < 0 or bounds[1] >= n:
         return None
     const = tab.const
-    if not tab.syms:
-        return Access(threads, tuple(tuple(const[i] for i in row) for row in rows), bits, chunk, mats,
-                      swizzle, base, what)
     cols = tab.coeffs
-    used = [s for s, col in enumerate(cols) if any(col[i] for row in rows for i in row)]
+    used = [s for s, col in enumerate(cols) if any(col[i] for row in rows for i in row)] if tab.syms else []
     if not used:
-        return Access(threads, tuple(tuple(const[i] for i in row) for row in rows), bits, chunk, mats,
-                      swizzle, base, what)
+        placed = None
+        if type(base) is int and not tab.syms:
+            table = placed_table(inner, tab, swizzle, base)
+            placed = [_pick(table, row) for row in rows]
+        return Access(threads, tuple(_pick(const, row) for row in rows), bits, chunk, mats,
+                      swizzle, base, what, static=True, placed=placed)
     syms = tuple(tab.syms[s] for s in used)
     keys: tuple[tuple[Any, ...], ...]
     if len(used) == 1:
@@ -240,6 +272,9 @@ def analyze(acc: Access, fn: Callable[[Space, Access], R], key: Callable[[R], Ha
 
     @post the answer of ``by_cases`` over ``acc``'s offsets written out.
     """
+    if acc.static and type(acc.base) is int:
+        # offsets read off a static table: nothing to scan for symbols
+        return by_cases((), acc.period, lambda sp: fn(sp, acc), key, acc.swizzle, acc.base, merge)
     if acc.syms is not None:
         base_ok = type(acc.base) is int or linear_form(acc.base, _symbols([acc.base])) is not None
         if base_ok:

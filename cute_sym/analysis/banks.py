@@ -30,7 +30,7 @@ no legal access if K % 8 != 0: 128-bit vectors: thread 1: value 0 (element offse
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from ..core.integers import IntLike
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
@@ -224,46 +224,52 @@ def _count(space: Space, acc: Access, chunk: int) -> BankConflicts:
     for j in range(ninstr):
         lo, hi = j * chunk, (j + 1) * chunk
         for group in groups:
-            threads = tuple(acc.threads[i] for i in group)
             if flat is not None:
-                banks, nwords = _static_phase(acc, flat, group, lo, chunk, space.period)
-            else:
-                pw = _PhaseWords(space)
-                for i in group:
-                    t, keys = acc.threads[i], acc.keys[i][lo:hi]
-                    qc = rows[i][lo:hi] if rows is not None else [space.addr(k) for k in keys]
-                    q0 = qc[0][0]
-                    if all(q == q0 for q, _ in qc):
-                        for w, v in _chunk_words(qc[0][1], chunk, acc.bits):
-                            pw.add(q0, w, t, keys[v])
-                    else:
-                        for k in keys:
-                            for q, w in _words(space, k, acc.bits):
-                                pw.add(q, w, t, k)
-                banks, nwords = pw.banks, pw.nwords   # type: ignore[assignment]
-            phases.append(_phase(acc, j, threads, banks, nwords))
+                phases.append(_static_phase(acc, j, flat, group, lo, chunk))
+                continue
+            pw = _PhaseWords(space)
+            for i in group:
+                t, keys = acc.threads[i], acc.keys[i][lo:hi]
+                qc = rows[i][lo:hi] if rows is not None else [space.addr(k) for k in keys]
+                q0 = qc[0][0]
+                if all(q == q0 for q, _ in qc):
+                    for w, v in _chunk_words(qc[0][1], chunk, acc.bits):
+                        pw.add(q0, w, t, keys[v])
+                else:
+                    for k in keys:
+                        for q, w in _words(space, k, acc.bits):
+                            pw.add(q, w, t, k)
+            phases.append(_phase(acc, j, tuple(acc.threads[i] for i in group), pw.banks, pw.nwords))
     total = sum(p.wavefronts for p in phases)
     ideal_total = sum(p.ideal for p in phases)
     degree = max([1] + [ceil_div(p.wavefronts, p.ideal) for p in phases if p.ideal])
     return BankConflicts(total, ideal_total, degree, ninstr, chunk * acc.bits, tuple(phases))
 
 
-def _static_phase(acc: Access, flat: list[list[int]], group: list[int], lo: int, chunk: int,
-                  period: int) -> tuple[dict[int, list[tuple[int, Any]]], int]:
-    """A static phase: words as plain integers (``offset * bytes // 4`` after the swizzle),
-    each the one address it is (a high part is an int)."""
+def _static_phase(acc: Access, j: int, flat: Sequence[Sequence[int]], group: list[int], lo: int,
+                  chunk: int) -> Phase:
+    """A static phase in plain integers: each thread's ``chunk`` values are one aligned vector
+    (checked before), so its words are ``W = max(1, chunk * bytes // 4)`` consecutive words
+    from ``w0 = offset * bytes // 4``, a multiple of ``W``: they fill banks ``w0 % 32 ..
+    w0 % 32 + W - 1`` alike. Counting the distinct ``w0`` per bank group of ``W`` banks is
+    counting the words per bank; the worst bank is the first of the fullest group.
+    @post as :func:`_phase` over the words element by element."""
     nb = acc.bits // 8
-    seen: set[int] = set()
-    banks: dict[int, list[tuple[int, Any]]] = {}
+    width = max(1, chunk * nb // SMEM_BANK_BYTES)
+    threads = acc.threads
+    firsts = {}                                   # w0 -> the position of the first thread reaching it
     for i in group:
-        t, row = acc.threads[i], flat[i]
-        start = row[lo] * nb
-        for w in range(start // SMEM_BANK_BYTES, (start + nb * chunk - 1) // SMEM_BANK_BYTES + 1):
-            if w not in seen:
-                seen.add(w)
-                v = max(0, SMEM_BANK_BYTES * w - start) // nb
-                banks.setdefault(w % SMEM_BANKS, []).append((t, acc.keys[i][lo + v]))
-    return banks, len(seen)
+        w0 = flat[i][lo] * nb // SMEM_BANK_BYTES
+        if w0 not in firsts:
+            firsts[w0] = i
+    per = [0] * (SMEM_BANKS // width)
+    for w0 in firsts:
+        per[(w0 % SMEM_BANKS) // width] += 1
+    wf = max(per)
+    g = per.index(wf)                             # the least bank among the fullest
+    words = tuple((threads[i], acc.keys[i][lo]) for w0, i in firsts.items() if (w0 % SMEM_BANKS) // width == g)
+    return Phase(j, tuple(threads[i] for i in group), wf, ceil_div(len(firsts) * width, SMEM_BANKS),
+                 g * width, words)
 
 
 def bank_conflicts(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[int] = None,

@@ -64,7 +64,7 @@ class Space:
         self.steps = tuple(steps)
         self.keyed = keyed
         self._sw: Optional[list[int]] = None
-        self.flat: Optional[list[list[int]]] = None     # a static access's swizzled offsets (vector.py)
+        self.flat: Optional[Sequence[Sequence[int]]] = None     # a static access's swizzled offsets (vector.py)
         self._rows: Optional[_Rows] = None
         self._same: dict[tuple[Any, Any], bool] = {}
         self._memo: dict[IntLike, tuple[Any, int]] = {}

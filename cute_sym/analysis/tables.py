@@ -29,12 +29,15 @@ from ..swizzle import Swizzle
 
 Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
 
-__all__ = ["Lin", "linear_form", "LinTable", "layout_table", "copy_index_table", "swizzle_table", "MAX_TABLE"]
+__all__ = ["Lin", "linear_form", "LinTable", "IndexTable", "layout_table", "copy_index_table", "swizzle_table",
+           "placed_table", "MAX_TABLE"]
 
 MAX_TABLE = 1 << 20          # the largest domain tabled (larger layouts take the general path)
 _CACHE_LIMIT = 256
-_index_cache: dict[tuple[Any, ...], Optional[tuple[int, int, int, int, Sequence[int]]]] = {}
+IndexTable = tuple[int, int, int, int, Sequence[int], tuple[int, int]]
+_index_cache: dict[tuple[Any, ...], Optional[IndexTable]] = {}
 _swizzle_cache: dict[tuple[Swizzle, int], list[int]] = {}
+_placed_cache: dict[Any, tuple[int, ...]] = {}
 _table_cache: dict[Any, Any] = {}
 _MISS = object()
 
@@ -149,10 +152,11 @@ def _layout_table(layout: Layout) -> Optional[LinTable]:
     return LinTable(const, tuple(syms), tuple(coeffs))
 
 
-def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, int, int, int, Sequence[int]]]:
-    """(threads, atom values, repeats, tiles, index table) of ``copy``'s partition of a layout
-    of ``shape``: ``table[t + T*(v + V*(x + X*r))]`` is the 1-D index (into that layout's
-    domain) of thread ``t``'s value ``(v, x)`` in tile ``r``. ``None`` when the partition
+def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[IndexTable]:
+    """(threads, atom values, repeats, tiles, index table, (least, greatest) index) of
+    ``copy``'s partition of a layout of ``shape``: ``table[t + T*(v + V*(x + X*r))]`` is the
+    1-D index (into that layout's domain) of thread ``t``'s value ``(v, x)`` in tile ``r``
+    (an index past the domain: a tile larger than the layout). ``None`` when the partition
     cannot be tabled (a symbolic or too large domain, or the partition raises: the
     general path then raises the user's error).
 
@@ -161,7 +165,7 @@ def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, in
     key = (copy, shape, side)
     if key in _index_cache:
         return _index_cache[key]
-    got: Optional[tuple[int, int, int, int, Sequence[int]]] = None
+    got: Optional[IndexTable] = None
     try:
         ident = make_layout(shape)
         part = copy.tidfrg_S(ident) if side == "S" else copy.tidfrg_D(ident)
@@ -169,8 +173,8 @@ def copy_index_table(copy: Any, shape: Any, side: str) -> Optional[tuple[int, in
             dims = (size(part[0]), size(part[1][0]), size(part[1][1]), size(part[2]))
             if all(type(d) is int for d in dims) and math.prod(dims) <= MAX_TABLE:
                 tab = layout_table(part)
-                if tab is not None and not tab.syms:
-                    got = (dims[0], dims[1], dims[2], dims[3], tab.const)
+                if tab is not None and not tab.syms and tab.const:
+                    got = (dims[0], dims[1], dims[2], dims[3], tab.const, (min(tab.const), max(tab.const)))
     except ValueError:
         got = None
     if len(_index_cache) >= _CACHE_LIMIT:
@@ -192,6 +196,45 @@ def swizzle_table(sw: Swizzle, period: int) -> list[int]:
         if len(_swizzle_cache) >= _CACHE_LIMIT:
             _swizzle_cache.clear()
         _swizzle_cache[key] = got
+    return got
+
+
+def placed_table(layout: Layout, table: LinTable, swizzle: Optional[Swizzle], base: int) -> tuple[int, ...]:
+    """``swizzle(base + layout(i))`` at every 1-D index of a static ``layout`` whose table is
+    ``table`` (cached by layout, swizzle and base): the element offsets a static access
+    lands on, read with one gather.
+
+    @pre ``table`` is ``layout_table(layout)`` and has no symbol.
+    @post ``placed_table(L, t, sw, b)[i] == sw(b + L(i))`` (``sw`` the identity when ``None``).
+
+    >>> from cute_sym.notation import parse
+    >>> L = parse("(_2,_4):(_4,_1)")
+    >>> placed_table(L, layout_table(L), None, 0)
+    (0, 4, 1, 5, 2, 6, 3, 7)
+    >>> placed_table(L, layout_table(L), Swizzle(1, 0, 2), 0)
+    (0, 5, 1, 4, 2, 7, 3, 6)
+    >>> placed_table(L, layout_table(L), Swizzle(1, 1, 1), 3)
+    (3, 5, 6, 8, 7, 9, 4, 10)
+    """
+    if swizzle is None and base == 0:
+        return table.const
+    key: Optional[tuple[Layout, Optional[Swizzle], int]] = (layout, swizzle, base)
+    try:
+        got = _placed_cache.get(key)
+    except TypeError:           # an unhashable leaf: no caching
+        got, key = None, None
+    if got is None:
+        if swizzle is None:
+            got = tuple(base + o for o in table.const)
+        else:
+            period = 1 << (swizzle.yyy_msk | swizzle.zzz_msk).bit_length()
+            sw, msk = swizzle_table(swizzle, period), period - 1
+            # the swizzle moves bits below its period only: high part kept, residue looked up
+            got = tuple(x - (x & msk) + sw[x & msk] for x in [base + o for o in table.const])
+        if key is not None:
+            if len(_placed_cache) >= _CACHE_LIMIT:
+                _placed_cache.clear()
+            _placed_cache[key] = got
     return got
 
 

@@ -15,7 +15,9 @@ A row-major 64x64 half tile read by 128 threads, 8 consecutive values each:
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from itertools import chain
+from operator import sub
+from typing import Any, Optional, Sequence, Union
 
 from ..core.integers import IntLike
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
@@ -65,30 +67,43 @@ def _at(acc: Access, off: IntLike) -> str:
     return str(off if type(acc.base) is int and acc.base == 0 else off + acc.base)
 
 
-def static_offsets(space: Space, acc: Access) -> Optional[list[list[int]]]:
+def static_offsets(space: Space, acc: Access) -> Optional[Sequence[Sequence[int]]]:
     """Each value's element offset after base and swizzle, in plain integers, for a static
     case (``None`` otherwise): ``q * period + c`` of :meth:`Space.addr`."""
     base = space.base
     if not space.static or acc.syms is not None or type(base) is not int:
         return None
     if space.flat is None:
-        sw = space.swizzled()
-        if sw is None:
-            space.flat = [[base + o for o in row] for row in acc.keys]
+        if acc.placed is not None:
+            space.flat = acc.placed
         else:
-            msk = space.period - 1
-            space.flat = [[x - (x & msk) + sw[x & msk] for x in [base + o for o in row]] for row in acc.keys]
+            sw = space.swizzled()
+            if sw is None:
+                space.flat = [[base + o for o in row] for row in acc.keys]
+            else:
+                msk = space.period - 1
+                space.flat = [[x - (x & msk) + sw[x & msk] for x in [base + o for o in row]] for row in acc.keys]
     return space.flat
 
 
-def _static_ok(flat: list[list[int]], n: int) -> bool:
-    """Whether every chunk of ``n`` values is ``n`` consecutive elements from a multiple of ``n``."""
-    span = list(range(n))
-    for row in flat:
-        for j in range(0, len(row), n):
-            a = row[j]
-            if a % n or [x - a for x in row[j:j + n]] != span:
-                return False
+def _static_ok(flat: Sequence[Sequence[int]], n: int) -> bool:
+    """Whether every chunk of ``n`` values is ``n`` consecutive elements from a multiple of ``n``.
+
+    In C-level passes over the values of all threads at once (rows are whole chunks): the
+    chunks' first values are multiples of ``n``, and value ``k`` of every chunk is the first
+    plus ``k``.
+    """
+    if n == 1:
+        return True
+    if any(len(row) % n for row in flat):
+        return False
+    every = list(chain.from_iterable(flat))
+    first = every[0::n]
+    if any(map(n.__rmod__, first)):          # x % n for each first value
+        return False
+    for k in range(1, n):
+        if any(map(k.__ne__, map(sub, every[k::n], first))):
+            return False
     return True
 
 

@@ -114,6 +114,9 @@ class Simulation:
     def __init__(self, num_threads: Any, memories_from: Optional["Simulation"] = None) -> None:
         n = num_threads
         self._index_name: Optional[str] = None
+        if type(n) is not int and not hasattr(n, "free_symbols"):
+            raise LayoutError(f"Simulation: num_threads is a positive int or a bounded thread index "
+                              f"(Dyn(..., max=)), got {n!r}")
         if type(n) is not int:
             from ..tensor.thread_index import upper_bound
             syms: set[Any] = getattr(n, "free_symbols", set())
@@ -164,6 +167,8 @@ class Simulation:
     # ------------------------------------------------------------ running
     def run(self, kernel: Callable[..., Any], *args: Any) -> SimulationReport:
         """Run ``kernel(tid, *args)`` for every thread; the report of what the memories saw."""
+        if not callable(kernel):
+            raise LayoutError(f"Simulation.run: the kernel is a callable kernel(tid, *args), got {kernel!r}")
         self._faults: list[Fault] = []
         self._meetings: dict[Any, _Meeting] = {}
         self._threads = [_Thread(self, t) for t in range(self.num_threads)]
