@@ -359,3 +359,43 @@ def test_prefix_product_tuple_init_is_mode_by_mode() -> None:
         cs.prefix_product((24, 24), (1, 2, 3))
     with pytest.raises(cs.RankError, match="Invalid parameters"):
         cs.prefix_product(5, (1, 24))
+
+
+def _horner_reference(coord: Any, shape: Any) -> int:
+    """CuTe's crd2idx(coord, shape), written out: flatten the coordinate and the shape taken to
+    the coordinate's profile, then c0 + s0 * (c1 + s1 * (...))."""
+    def profile(s: Any, c: Any) -> Any:
+        return tuple(profile(x, y) for x, y in zip(s, c)) if type(c) is tuple else int(cs.size(s))
+
+    def flat(t: Any) -> list[int]:
+        return [x for e in t for x in flat(e)] if type(t) is tuple else [t]
+    cs_, ss = flat(coord), flat(profile(shape, coord))
+    acc = 0
+    for c, s in zip(reversed(cs_), reversed(ss)):
+        acc = c + s * acc
+    return acc
+
+
+@given(shapes(), st.data())
+def test_prop_crd2idx_two_arguments_is_horner(shape: Any, data: Any) -> None:
+    """crd2idx(coord, shape) is CuTe's Horner rule, also for coordinates past their extents
+    (an extent 1 among them); within the shape it inverts idx2crd."""
+    def coord_of(s: Any) -> Any:
+        if type(s) is tuple and data.draw(st.booleans()):
+            return tuple(coord_of(x) for x in s)
+        return data.draw(st.integers(0, 2 * int(cs.size(s)) + 1))
+    if type(shape) is not tuple:
+        shape = (shape,)
+    c = tuple(coord_of(s) for s in shape)
+    assert cs.crd2idx(c, shape) == _horner_reference(c, shape)
+    n = int(cs.size(shape))
+    i = data.draw(st.integers(0, n - 1))
+    assert cs.crd2idx(cs.idx2crd(i, shape), shape) == i
+    assert cs.crd2idx(i + n, shape) == i + n          # an integer coordinate is the index
+
+
+def test_crd2idx_past_an_extent_1_counts_as_cute() -> None:
+    """CuTe's crd2idx((1,0,2), (2,1,1)) is 1 + 2*(0 + 1*2) = 5 (Horner); a size-1 mode does not
+    drop its coordinate as a compact stride 0 would."""
+    assert cs.crd2idx((1, 0, 2), (2, 1, 1)) == 5 == _horner_reference((1, 0, 2), (2, 1, 1))
+    assert cs.crd2idx((1, 0, 2), cs.make_layout((2, 1, 1))) == 1     # a layout's own strides (_1,_0,_0)

@@ -3,12 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from ..errors import RankError
 from ..integers import IntLike
-from .arith import compact_col_major
 from .scalar import cdiv, cmod
-from .structure import product
+from .structure import flatten_to_tuple, product
 from .types import IntTuple, norm
 
 
@@ -17,17 +15,28 @@ def crd2idx(coord: Any, shape: IntTuple, stride: IntTuple | None = None) -> IntL
 
     An integer coordinate on a tuple shape is a 1-D (colexicographic) index:
     every mode but the last takes ``coord % size(mode)``; the last takes the rest.
-    ``stride`` defaults to the compact column-major strides of ``shape``.
+
+    Without ``stride`` it is CuTe's two-argument ``crd2idx(coord, shape)``: an integer
+    coordinate is already the index; a tuple coordinate is read by Horner's rule
+    ``c0 + s0 * (c1 + s1 * (c2 + ...))`` over the flattened coordinate and the shape
+    taken to its profile (``product_like(shape, coord)``), so a coordinate past its
+    extent (also on an extent 1) counts as CuTe counts it.
 
     @pre ``coord`` is weakly congruent with ``shape`` ("Mismatched Ranks").
+    @post for ``coord`` within ``shape``: ``crd2idx(coord, shape)`` is the coordinate's
+          colexicographic index, ``crd2idx(coord, shape, compact_col_major(shape))``.
 
     >>> crd2idx(16, (3, (2, 3)), (3, (12, 1)))
     17
     >>> crd2idx((1, (1, 2)), (3, (2, 3)), (3, (12, 1)))
     17
+    >>> crd2idx((1, (1, 2)), (3, (2, 3))), crd2idx((1, 5), (3, (2, 3)))
+    (16, 16)
+    >>> crd2idx((1, 0, 2), (2, 1, 1)), crd2idx(7, (2, 1))       # past the extent, as CuTe
+    (5, 7)
     """
     if stride is None:
-        stride = compact_col_major(shape)
+        return _horner(coord, shape)
     if type(coord) is tuple:
         if type(shape) is not tuple:
             raise RankError(f"crd2idx: Invalid parameters (tuple coordinate {coord} for integral shape {shape})")
@@ -62,6 +71,35 @@ def crd2idx(coord: Any, shape: IntTuple, stride: IntTuple | None = None) -> IntL
         return 0    # a static zero stays static, as in CuTe
     r = coord * stride
     return r if type(r) is int else norm(r)
+
+
+def _product_like(shape: IntTuple, coord: Any) -> Any:
+    """``shape`` taken to the profile of ``coord``: a mode whose coordinate is an integer
+    becomes its size (CuTe's ``product_like``)."""
+    if type(coord) is not tuple:
+        return product(shape)
+    if type(shape) is not tuple:
+        raise RankError(f"crd2idx: Invalid parameters (tuple coordinate {coord} for integral shape {shape})")
+    if len(coord) != len(shape):
+        raise RankError(f"crd2idx: Mismatched Ranks ({coord} for {shape})")
+    return tuple(_product_like(s, c) for s, c in zip(shape, coord))
+
+
+def _horner(coord: Any, shape: IntTuple) -> IntLike:
+    """CuTe's ``crd2idx(coord, shape)``: see :func:`crd2idx`."""
+    if type(coord) is not tuple:
+        return coord    # already an index
+    if type(shape) is not tuple:
+        raise RankError(f"crd2idx: Invalid parameters (tuple coordinate {coord} for integral shape {shape})")
+    extents = flatten_to_tuple(_product_like(shape, coord))
+    s: IntLike = 0
+    scale: IntLike = 1
+    for c, n in zip(flatten_to_tuple(coord), extents):
+        if not (type(c) is int and c == 0):
+            t = c * scale
+            s = t if (type(s) is int and s == 0) else s + t
+        scale = scale * n
+    return s if type(s) is int else norm(s)
 
 
 def idx2crd(idx: Any, shape: IntTuple, stride: IntTuple | None = None) -> Any:
