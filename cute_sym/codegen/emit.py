@@ -37,6 +37,7 @@ import sympy
 from ..algebra import coalesce
 from ..core.errors import LayoutError
 from .expr import dynamic_divisors, index_expr
+from .formula_text import CXX, formula_text
 from .tmem_address import tmem_address as _tmem_address
 from ..core.int_tuple import iter_leaves, product
 from ..layout.layout import Layout
@@ -431,31 +432,7 @@ def _cute_leaf(x: Any) -> str:
 
 def _cxx(e: Any) -> str:
     """A dynamic integer formula as C++ text (``4*M``, ``cute::ceil_div(M, 128)``)."""
-    if e.is_Integer:
-        return str(int(e)) if e >= 0 else f"({int(e)})"
-    if e.is_Symbol:
-        return str(e.name)
-    if e.is_Add:
-        return "(" + " + ".join(_cxx(a) for a in e.args) + ")"
-    if e.is_Mul:
-        c, rest = e.as_coeff_Mul()
-        if c.is_Rational and not c.is_Integer:
-            return f"({_cxx(c.p * rest)} / {int(c.q)})"
-        return "*".join(_cxx(a) for a in sympy.Mul.make_args(e))
-    if e.is_Pow and e.exp.is_Integer and int(e.exp) > 0:
-        return "*".join([_cxx(e.base)] * int(e.exp))
-    if isinstance(e, (sympy.floor, sympy.ceiling)):
-        num, den = sympy.fraction(sympy.together(e.args[0]))
-        if isinstance(e, sympy.ceiling):
-            return f"cute::ceil_div({_cxx(num)}, {_cxx(den)})"
-        return f"({_cxx(num)} / {_cxx(den)})"
-    if isinstance(e, (sympy.Min, sympy.Max)):
-        fn = "cute::min" if isinstance(e, sympy.Min) else "cute::max"
-        out = _cxx(e.args[0])
-        for a in e.args[1:]:
-            out = f"{fn}({out}, {_cxx(a)})"
-        return out
-    raise LayoutError(f"emit(..., 'cute'): cannot print {e} as C++")
+    return formula_text(e, CXX)
 
 
 def _cute_tuple(t: Any, maker: str) -> str:

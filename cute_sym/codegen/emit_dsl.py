@@ -35,6 +35,7 @@ from ..core.integers import Dyn
 from ..core.int_tuple import Underscore, iter_leaves
 from ..layout.layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
+from .formula_text import DSL, formula_text
 
 __all__ = ["emit_dsl"]
 
@@ -43,39 +44,7 @@ _HEADER = "import cutlass\nimport cutlass.cute as cute\n"
 
 def _py(e: Any) -> str:
     """A dynamic integer formula in the DSL's arithmetic."""
-    if type(e) is int:
-        return str(e)
-    e = sympy.sympify(e)
-    if e.is_Integer:
-        return f"cutlass.Int32({int(e)})"
-    if e.is_Symbol:
-        return str(e.name)
-    if e.is_Add:
-        return "(" + " + ".join(_py(a) for a in e.args) + ")"
-    if e.is_Mul:
-        c, rest = e.as_coeff_Mul()
-        if c.is_Rational and not c.is_Integer:
-            return f"({_py(c.p * rest)} // {int(c.q)})"
-        factors = [a for a in sympy.Mul.make_args(e)]
-        syms = [a for a in factors if not a.is_Integer]
-        nums = [a for a in factors if a.is_Integer]
-        return " * ".join([_py(a) for a in syms] + [str(int(a)) for a in nums])
-    if e.is_Pow and e.exp.is_Integer and int(e.exp) > 0:
-        return " * ".join([_py(e.base)] * int(e.exp))
-    if isinstance(e, (sympy.floor, sympy.ceiling)):
-        num, den = sympy.fraction(sympy.together(e.args[0]))
-        if isinstance(e, sympy.ceiling):
-            return f"cute.ceil_div({_py(num)}, {_py(den)})"
-        return f"({_py(num)} // {_py(den)})"
-    if isinstance(e, (sympy.Min, sympy.Max)):
-        fn = "cutlass.min" if isinstance(e, sympy.Min) else "cutlass.max"
-        out = _py(e.args[0])
-        for a in e.args[1:]:
-            out = f"{fn}({out}, {_py(a)})"
-        return out
-    if type(e).__name__ == "IMod":
-        return f"({_py(e.args[0])} % {_py(e.args[1])})"
-    raise LayoutError(f"emit(..., 'dsl'): no DSL arithmetic for {e}")
+    return formula_text(e, DSL)
 
 
 def _tuple(t: Any) -> str:
