@@ -17,6 +17,7 @@ import pickle
 from typing import Any
 
 import pytest
+from hypothesis import given, strategies as st
 
 import cute_sym as cs
 from cute_sym.core.int_tuple import product_each
@@ -86,6 +87,7 @@ def test_matches_cute(row: dict[str, Any]) -> None:
     got, want = _ours(row), row["expect"]
     if "refused" in want:
         assert "refused" in got, f"CuTe refuses ({want['refused']}), cute_sym gives {got}"
+        assert want["refused"] in got["refused"]      # CuTe's static_assert text, in cute_sym's words
         return
     assert "refused" not in got, got.get("refused")
     for what, val in want.items():
@@ -303,3 +305,94 @@ def test_immutable_and_picklable() -> None:
     assert pickle.loads(pickle.dumps(wp)) == wp and hash(pickle.loads(pickle.dumps(wp))) == hash(wp)
     assert pickle.loads(pickle.dumps(s)).partition(tm) == s.partition(tm)
     assert not hasattr(wp, "__dict__") and not hasattr(s, "__dict__")
+
+
+# ---- random TMEM layouts: the lanes and columns in any order, grouped into modes
+
+@st.composite
+def tmem_layouts(draw: st.DrawFn) -> tuple[str, Layout]:
+    """A layout of all 128 lanes and up to 16 columns: its factors (lanes: powers of 2 whose product
+    is 128; columns: 2 or 4, at most two) in a random order of significance and a random order of
+    modes, grouped into 1 to 3 modes. (A column extent of 3 under a lane factor fails CuTe's
+    left_inverse divisibility, as CuTe's: test_matches_cute.)"""
+    dtype = draw(st.sampled_from(("float", "half_t", "uint8_t", "bfloat16_t")))
+    dp = TMEM_DP(dtype)
+    lane_bits = draw(st.lists(st.integers(1, 3), min_size=1, max_size=5).filter(lambda b: sum(b) <= 7))
+    if sum(lane_bits) < 7:
+        lane_bits.append(7 - sum(lane_bits))
+    lanes = [1 << b for b in lane_bits]
+    cols = draw(st.lists(st.sampled_from((2, 4)), max_size=2))
+    lane_order = draw(st.permutations(range(len(lanes))))
+    strides: dict[tuple[str, int], int] = {}
+    step = dp
+    for k in lane_order:                # lane factors, least significant first
+        strides[("l", k)] = step
+        step *= lanes[k]
+    step = 1
+    for k in range(len(cols)):
+        strides[("c", k)] = step
+        step *= cols[k]
+    factors = [("l", k) for k in range(len(lanes))] + [("c", k) for k in range(len(cols))]
+    order = draw(st.permutations(factors))
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(order) - 1)), max_size=2))) if len(order) > 1 else []
+    modes = [list(order[a:b]) for a, b in zip([0] + cuts, cuts + [len(order)])]
+    ext = {("l", k): lanes[k] for k in range(len(lanes))} | {("c", k): cols[k] for k in range(len(cols))}
+
+    def mode(fs: list[tuple[str, int]]) -> tuple[Any, Any]:
+        if len(fs) == 1:
+            return ext[fs[0]], strides[fs[0]]
+        return tuple(ext[f] for f in fs), tuple(strides[f] for f in fs)
+    ms = [mode(m) for m in modes if m]
+    if len(ms) == 1:
+        return dtype, make_layout(ms[0][0], ms[0][1])
+    return dtype, make_layout(tuple(m[0] for m in ms), tuple(m[1] for m in ms))
+
+
+@given(tmem_layouts())
+def test_postcondition_random_layouts(case: tuple[str, Layout]) -> None:
+    """Any TMEM layout over the 128 lanes, its factors in any order: each warp gets its own lanes."""
+    dtype, layout = case
+    tm = cs.make_tensor(cs.make_tmem_ptr(dtype, "acc"), layout)
+    assert _quarters_alike(tm)
+    check_warp_postcondition(tm, identity=False)
+
+
+# ---- other memories, and a symbolic TMEM layout
+
+def test_register_and_swizzled_smem_targets() -> None:
+    """A register fragment and a swizzled smem tile of the accumulator's shape: the slice is
+    apply(x) at (w, _), and holds the elements at warp w's coordinates."""
+    tm = cs.make_tensor(cs.make_tmem_ptr("float", "acc"), parse("((_128,_64),_2,_1):((_65536,_1),_64,_0)"))
+    wp = make_tmem_warp_partitioner(tm)
+    shape = tm.layout.shape
+    rf = cs.make_fragment_like(make_layout(shape), "float")
+    sm = cs.make_tensor(cs.make_smem_ptr("s", "float"), cs.composition(cs.Swizzle(3, 4, 3), make_layout(shape)))
+    ref = make_layout(shape)                  # index of each coordinate
+    lanes = [(tm.layout(i) // TMEM_DP("float")) // 32 for i in range(int(tm.size()))]
+    for w in range(4):
+        s = wp.get_slice(w)
+        pr, ps = s.partition(rf), s.partition(sm)
+        assert str(pr.engine).startswith("rmem_ptr[float]") and str(ps.engine).startswith("smem_ptr[float]")
+        want = sorted(i for i in range(int(tm.size())) if lanes[i] == w)
+        assert sorted(int(pr.engine.offset) + pr.layout(j) for j in range(int(pr.size()))) == want
+        a = wp.apply(sm)
+        n = int(ps.size())
+        assert [ps.layout(j) for j in range(n)] == [a.layout((w, j)) for j in range(n)]
+        assert sorted(ps.layout(j) for j in range(n)) == sorted(sm.layout(ref(i)) for i in want)
+
+
+def test_symbolic_tmem_extent() -> None:
+    """A TMEM tensor with a symbolic column count: the algebra settles it where N is bounded,
+    and names the missing bound where it is not."""
+    N = Dyn("N", divisible_by=16, max=512)
+    tm = cs.make_tensor(cs.make_tmem_ptr("float", "acc"), make_layout((128, N), (65536, 1)))
+    wp = make_tmem_warp_partitioner(tm)
+    assert str(wp.Tiler_MN) == "(_4:_32,_1:_0)" and str(wp.TiledLayout_TV) == "_4:_1"
+    g = cs.make_tensor(cs.make_gmem_ptr("g", "float"), make_layout((128, N), (N, 1)))
+    w = Dyn("w", max=3, sign="nonnegative")
+    assert str(wp.get_slice(w).partition(g)) == "gmem_ptr[float](g+32*N*w) o (_32,N):(N,_1)"
+    assert str(wp.get_slice(2).partition(tm)) == "tmem_ptr[float](acc+4194304) o (_32,N):(_65536,_1)"
+    unbounded = cs.make_tensor(cs.make_tmem_ptr("float"), make_layout((128, Dyn("K")), (65536, 1)))
+    with pytest.raises(cs.UndecidableError, match="K <= 65536") as e:
+        make_tmem_warp_partitioner(unbounded)
+    assert "make_tmem_warp_partitioner" in str(e.value)

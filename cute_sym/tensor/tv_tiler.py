@@ -34,6 +34,7 @@ from ..core.errors import LayoutError
 from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.int_tuple import Underscore, _, fmt, leaves, product, unwrap, wrap
 from ..core.integers import IntLike
+from ..core.lazy import is_basic
 from ..layout import Layout, make_layout, size
 from ..swizzle import ComposedLayout
 from . import ops as _ops
@@ -160,8 +161,10 @@ class TV_Partitioner:
     def __init__(self, tiler: TV_Tiler, coord: Any) -> None:
         tv = tiler.TiledLayout_TV
         n = size(tv)
+        if type(n) is not int and is_basic(n) and n.is_Integer:
+            n = int(n)              # a dynamic extent that is a known number (a symbolic tiler's 4)
         if type(n) is not int:
-            raise LayoutError(f"TV_Tiler.get_slice: the TV layout {tv} must have a static size")
+            raise LayoutError(f"TV_Tiler.get_slice: the TV layout {tv} must have a known size, got {n}")
         if type(coord) is tuple:
             if not all(type(c) is int or isinstance(c, Underscore) for c in leaves(coord)):
                 raise LayoutError(f"TV_Tiler.get_slice: a coordinate of the TV layout holds static ints and _, "
