@@ -292,6 +292,10 @@ def test_tensor_targets_and_coordinates() -> None:
         tv.apply("g")
     with pytest.raises(cs.LayoutError, match="plain layout"):
         TV_Tiler((2, 2), (2, 2))  # type: ignore[arg-type]
+    with pytest.raises(cs.LayoutError, match="reaches tile coordinate 3, past the tile of 2 elements"):
+        TV_Tiler(make_layout(4), (2, 1))       # a TV layout beyond its tile would read outside it
+    with pytest.raises(cs.LayoutError, match="zipped_divide"):
+        TV_Tiler(make_layout(1), cs.make_tensor(cs.make_gmem_ptr("g", "float"), (2, 2))).apply(make_layout((4, 4)))
 
 
 def test_immutable_and_picklable() -> None:

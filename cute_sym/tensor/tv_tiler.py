@@ -35,7 +35,7 @@ from ..core.frozen import frozen_copy, frozen_deepcopy, frozen_reduce
 from ..core.int_tuple import Underscore, _, fmt, leaves, product, unwrap, wrap
 from ..core.integers import IntLike
 from ..core.lazy import is_basic
-from ..layout import Layout, make_layout, size
+from ..layout import Layout, cosize, make_layout, size
 from ..swizzle import ComposedLayout
 from . import ops as _ops
 from .basis_layout import is_basis_layout
@@ -54,7 +54,8 @@ class TV_Tiler:
     shape), as ``make_tiler_impl`` builds it.
 
     @pre ``layout_tv`` is a plain layout and ``tiler`` a tiler ``zipped_divide`` takes (checked
-         where it is applied), else :class:`LayoutError`.
+         where it is applied); the TV layout's values are coordinates of the tile (``cosize(layout_tv)
+         <= size`` of the tile, where both are static); else :class:`LayoutError`.
 
     >>> from cute_sym.notation import parse
     >>> tv = TV_Tiler(parse("_4:_1"), (make_layout(4, 32), make_layout(1, 0)))
@@ -71,6 +72,10 @@ class TV_Tiler:
                               f"got {type(layout_tv).__name__}")
         if tiler is None:
             raise LayoutError("TV_Tiler: a tiler (a layout, a tuple of layouts or a shape) is needed")
+        tile, reach = _tile_size(unwrap(tiler)), cosize(layout_tv)
+        if type(tile) is int and type(reach) is int and reach > tile:
+            raise LayoutError(f"TV_Tiler: the TV layout {layout_tv} reaches tile coordinate {reach - 1}, past the "
+                              f"tile of {tile} elements ({fmt(wrap(tiler))}): its values are coordinates of the tile")
         put = object.__setattr__
         put(self, "TiledLayout_TV", layout_tv)
         put(self, "_tiler", unwrap(tiler))
@@ -210,6 +215,22 @@ class TV_Partitioner:
     def offset(self, x: Any) -> IntLike:
         """The offset in ``x`` (a tensor's layout, or a layout) of the thread's first element."""
         return self._split(x)[1]
+
+
+def _tile_size(t: Any) -> Any:
+    """The number of elements of the tile ``t`` (a layout, a shape, or a tuple of them): its
+    ``size``, or None where ``t`` is none of these (``zipped_divide`` refuses it when applied)."""
+    if isinstance(t, Layout):
+        return t.size()
+    if type(t) is tuple:
+        n: Any = 1
+        for x in t:
+            k = _tile_size(x)
+            if k is None:
+                return None
+            n = n * k
+        return n
+    return t if type(t) is int else None
 
 
 def _in_shape(c: Any, s: Any) -> bool:
