@@ -187,6 +187,21 @@ def test_fewer_lanes_repeat_warp_zero() -> None:
     assert wp.get_slice(2).partition(tm) == wp.get_slice(0).partition(tm)
 
 
+def test_repeating_warps_show_in_the_tv_layout() -> None:
+    """CUTLASS's SM100 epilogue predicates the TMEM load when size(TiledLayout_TV) != cosize: that
+    is exactly when CuTe's warps repeat a share (two warps at one address)."""
+    seen = 0
+    for row in ROWS:
+        want = row["expect"]
+        if "refused" in want:
+            continue
+        tv = parse(want["TiledLayout_TV"])
+        repeats = len({want[f"{w}/addr"] for w in range(4)}) < 4
+        assert repeats == (tv.size() != tv.cosize())
+        seen += repeats
+    assert seen >= 2
+
+
 # ---- a symbolic warp index
 
 def test_symbolic_warp() -> None:

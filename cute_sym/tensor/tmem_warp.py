@@ -65,7 +65,9 @@ def make_tmem_warp_partitioner(tmem: Tensor) -> TV_Tiler:
           ``32*w .. 32*w+31`` (each once), and ``get_slice(w).partition(g)`` of ``g`` of the same
           shape the elements of ``g`` at the same coordinates. (A tensor over fewer lanes, as
           CuTe: a warp whose lane ``32*w`` the tensor lacks is sent to coordinate 0 and repeats
-          the share of warp 0 or of another warp.)
+          the share of warp 0 or of another warp; then ``size(TiledLayout_TV) !=
+          cosize(TiledLayout_TV)``, which CUTLASS's SM100 epilogues read as "predicate the TMEM
+          load": only the warp whose sub-partition holds the tile loads it.)
 
     >>> from cute_sym.notation import parse
     >>> from cute_sym.tensor.tensor import make_tensor
