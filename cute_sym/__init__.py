@@ -171,6 +171,17 @@ __all__ += [
     "tmem_load_to_store", "tmem_op_repeater", "make_utccp_copy", "latex_tmem_copy", "print_latex_tmem_copy", "print_svg_tmem_copy", "svg_tmem_copy",
     "tmem_copy_picture",
 ]
+# ---- make_tmem_warp_partitioner: CuTe's TV_Tiler and the four warps' TMEM sub-partitions (loaded on first use)
+if TYPE_CHECKING:
+    from .tensor.tv_tiler import TV_Partitioner, TV_Tiler, make_tiler_impl
+    from .tensor.tmem_warp import make_tmem_warp_partitioner
+_ATOMS.update({
+    **{n: ("tensor.tv_tiler", n, None) for n in ("TV_Tiler", "TV_Partitioner")},
+    "make_tiler_impl": ("tensor.tv_tiler", "make_tiler_impl", "checked"),
+    "make_tmem_warp_partitioner": ("tensor.tmem_warp", "make_tmem_warp_partitioner", "checked"),
+})
+__all__ += ["TV_Tiler", "TV_Partitioner", "make_tiler_impl", "make_tmem_warp_partitioner"]
+# ---- end make_tmem_warp_partitioner
 
 
 # Kernels on the CPU (issue 37): recast of tensors, CuTe's algorithms over tensors in memory and

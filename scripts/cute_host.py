@@ -23,13 +23,18 @@ def default_include() -> str:
 
 def build(src: str, include: str, cuda: str, work: str, tag: str) -> Optional[str]:
     """Compile the program ``src`` in ``work``; the executable's path, or None when it does not compile."""
+    return try_build(src, include, cuda, work, tag)[0]
+
+
+def try_build(src: str, include: str, cuda: str, work: str, tag: str) -> tuple[Optional[str], str]:
+    """Compile the program ``src`` in ``work``: (the executable's path or None, the compiler's messages)."""
     cpp = os.path.join(work, f"{tag}.cpp")
     exe = os.path.join(work, tag)
     with open(cpp, "w") as fh:
         fh.write(src)
     r = subprocess.run(["g++", "-std=c++17", "-O0", "-w", f"-I{include}", f"-I{cuda}/include",
                         f"-I{cuda}/include/cccl", cpp, "-o", exe], capture_output=True, text=True)
-    return exe if r.returncode == 0 else None
+    return (exe if r.returncode == 0 else None), r.stderr
 
 
 def compile_and_run(src: str, include: str, cuda: str, work: str, tag: str) -> str:
