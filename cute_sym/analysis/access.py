@@ -20,7 +20,7 @@ from ..swizzle import ComposedLayout, Swizzle
 from ..tensor.copy import TiledCopy
 from .hardware import ADDRESS_PERIOD_BYTES, LDMATRIX_ROW_THREADS, ldmatrix_matrices
 from .cases import Cases, Space, _symbols, by_cases, linear_form
-from .tables import copy_index_table, expr_of, layout_table, placed_table
+from .tables import KeyColumns, copy_index_table, expr_of, layout_table, placed_table
 
 R = TypeVar("R")
 
@@ -77,7 +77,7 @@ class Access:
     and swizzle, the element it lands on.
     """
     __slots__ = ("threads", "keys", "syms", "bits", "chunk", "matrices", "swizzle", "base", "_what", "static",
-                 "placed", "_exprs")
+                 "placed", "_exprs", "_cols")
 
     def __init__(self, threads: tuple[int, ...], offsets: Sequence[Sequence[Any]], bits: int,
                  chunk: Optional[int], matrices: Optional[int], swizzle: Optional[Swizzle],
@@ -87,7 +87,8 @@ class Access:
         for k, v in (("threads", threads), ("keys", offsets), ("bits", check_bits(bits)),
                      ("chunk", chunk), ("matrices", matrices), ("swizzle", swizzle), ("base", base),
                      ("_what", what), ("syms", syms), ("static", static and syms is None),
-                     ("placed", placed if static and syms is None else None), ("_exprs", {})):
+                     ("placed", placed if static and syms is None else None), ("_exprs", {}),
+                     ("_cols", None)):
             put(self, k, v)
 
     threads: tuple[int, ...]
@@ -102,6 +103,7 @@ class Access:
     static: bool
     placed: Optional[Sequence[Sequence[int]]]
     _exprs: dict[Any, IntLike]
+    _cols: Optional[KeyColumns]
 
     __reduce__ = frozen_reduce
     __copy__ = frozen_copy
@@ -132,6 +134,14 @@ class Access:
         got = self._exprs.get(key)
         if got is None:
             got = self._exprs[key] = expr_of(key[0], key[1], self.syms)
+        return got
+
+    def columns(self) -> KeyColumns:
+        """The keys as flat columns (:class:`.tables.KeyColumns`), built once (keyed mode)."""
+        got = self._cols
+        if got is None:
+            got = KeyColumns(self.keys)
+            object.__setattr__(self, "_cols", got)
         return got
 
     @property

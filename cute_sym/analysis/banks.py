@@ -51,9 +51,13 @@ class Phase:
 
     def __init__(self, instruction: int, threads: tuple[int, ...], wavefronts: int, ideal: int,
                  bank: Optional[int], words: tuple[tuple[int, IntLike], ...]) -> None:
-        for k, v in (("instruction", instruction), ("threads", threads), ("wavefronts", wavefronts),
-                     ("ideal", ideal), ("bank", bank), ("words", words)):
-            object.__setattr__(self, k, v)
+        put = object.__setattr__          # a symbolic answer makes thousands: no loop over pairs
+        put(self, "instruction", instruction)
+        put(self, "threads", threads)
+        put(self, "wavefronts", wavefronts)
+        put(self, "ideal", ideal)
+        put(self, "bank", bank)
+        put(self, "words", words)
 
     instruction: int
     threads: tuple[int, ...]
@@ -218,14 +222,23 @@ def _count(space: Space, acc: Access, chunk: int) -> BankConflicts:
     if why is not None:
         raise Invalid(f"{chunk * acc.bits}-bit vectors: {why}")
     flat = static_offsets(space, acc)
-    rows = space.rows(acc.keys) if flat is None and space.keyed is not None else None
+    rows = space.rows(acc.columns()) if flat is None and space.keyed is not None else None
+    # steady runs that passed vector_fails: each chunk is one high part (equal tuples), aligned
+    runs = rows is not None and chunk & (chunk - 1) == 0 and acc.columns().steady(chunk)
     groups = phases_of(acc, chunk)
     phases: list[Phase] = []
+    w0s: Optional[list[int]] = None           # keyed runs: the first word of every chunk
     for j in range(ninstr):
         lo, hi = j * chunk, (j + 1) * chunk
         for group in groups:
             if flat is not None:
                 phases.append(_static_phase(acc, j, flat, group, lo, chunk))
+                continue
+            if runs and rows is not None:
+                if w0s is None:
+                    nb = acc.bits // 8
+                    w0s = [c * nb // SMEM_BANK_BYTES for c in rows.residues(chunk)]
+                phases.append(_keyed_phase(space, acc, rows, w0s, j, group, chunk))
                 continue
             pw = _PhaseWords(space)
             for i in group:
@@ -269,6 +282,54 @@ def _static_phase(acc: Access, j: int, flat: Sequence[Sequence[int]], group: lis
     g = per.index(wf)                             # the least bank among the fullest
     words = tuple((threads[i], acc.keys[i][lo]) for w0, i in firsts.items() if (w0 % SMEM_BANKS) // width == g)
     return Phase(j, tuple(threads[i] for i in group), wf, ceil_div(len(firsts) * width, SMEM_BANKS),
+                 g * width, words)
+
+
+def _keyed_phase(space: Space, acc: Access, rows: Any, w0s: list[int], j: int, group: list[int],
+                 chunk: int) -> Phase:
+    """A keyed phase counted per vector: each thread's ``chunk`` values are one high part ``q``
+    and residues ``c0 .. c0+chunk-1`` from a multiple of ``chunk`` (``rows.cols.steady(chunk)``
+    and :func:`vector_fails` passed), so its words are ``W`` consecutive words from ``w0 =
+    c0 * bytes // 4``, a multiple of ``W``, filling one bank group of ``W`` banks alike (as
+    :func:`_static_phase`). Two threads share words only when their ``w0`` are equal; their
+    high parts are then compared as :class:`_PhaseWords` compares the first word's: equal
+    tuples are one address, else :meth:`Space.same` against the held ones in the order they
+    came (so it is asked the same questions, in the same order, and raises where it raised).
+
+    @pre ``group`` is consecutive positions; ``rows`` is ``space.rows(acc.columns())``; ``w0s``
+         the first word ``c0 * bytes // 4`` of each chunk (``rows.residues(chunk)``).
+    @post as :func:`_phase` over the words element by element (:class:`_PhaseWords`).
+    """
+    nb = acc.bits // 8
+    width = max(1, chunk * nb // SMEM_BANK_BYTES)
+    nch = rows.cols.width // chunk
+    lo = j * chunk
+    first = group[0] * nch + j
+    ws = w0s[first:first + len(group) * nch:nch]
+    entries: list[tuple[int, int]]              # (w0, position of the first thread reaching it)
+    if len(set(ws)) == len(ws):
+        entries = list(zip(ws, group))
+    else:
+        entries = []
+        held: dict[int, list[Any]] = {}
+        same, high = space.same, rows.highs(chunk)
+        for w0, i in zip(ws, group):
+            q = high[i * nch + j]
+            hold = held.setdefault(w0, [])
+            # an equal tuple is one address (and was asked against those before it already)
+            if q in hold or any(same(q, q2) for q2 in hold):
+                continue
+            hold.append(q)
+            entries.append((w0, i))
+    per = [0] * (SMEM_BANKS // width)
+    gs = [(w0 % SMEM_BANKS) // width for w0, _ in entries]
+    for g in gs:
+        per[g] += 1
+    wf = max(per)
+    g = per.index(wf)                             # the least bank among the fullest
+    threads = acc.threads
+    words = tuple((threads[i], acc.expr(acc.keys[i][lo])) for (_, i), gi in zip(entries, gs) if gi == g)
+    return Phase(j, tuple(threads[group[0]:group[-1] + 1]), wf, ceil_div(len(entries) * width, SMEM_BANKS),
                  g * width, words)
 
 

@@ -136,8 +136,25 @@ def _feasible(s: sympy.Symbol, m: int) -> list[int]:
             and _fresh(s, m, r) is not None]
 
 
+_fresh_cache: dict[tuple[Any, ...], Optional[sympy.Symbol]] = {}
+
+
 def _fresh(s: sympy.Symbol, m: int, r: int) -> Optional[sympy.Symbol]:
-    """``s'`` with ``s == m * s' + r``, carrying the bounds of ``s`` (``None``: no such ``s'``)."""
+    """``s'`` with ``s == m * s' + r``, carrying the bounds of ``s`` (``None``: no such ``s'``).
+    Cached by all it reads of ``s`` (its name, facts and sign), so a case made again gets the
+    same symbol without building it again."""
+    key = (s.name, symbol_facts(s), s.is_positive, s.is_nonnegative, m, r)
+    if key in _fresh_cache:
+        return _fresh_cache[key]
+    got = _make_fresh(s, m, r)
+    if len(_fresh_cache) >= 4096:
+        _fresh_cache.clear()
+    _fresh_cache[key] = got
+    return got
+
+
+def _make_fresh(s: sympy.Symbol, m: int, r: int) -> Optional[sympy.Symbol]:
+    """:func:`_fresh` built."""
     _, lo, hi = symbol_facts(s)
     if lo is None and (s.is_positive or s.is_nonnegative):
         lo = 1 if s.is_positive else 0
@@ -149,6 +166,26 @@ def _fresh(s: sympy.Symbol, m: int, r: int) -> Optional[sympy.Symbol]:
     return Dyn(f"{s.name}'", min=lo2, max=hi2, sign=sign)
 
 
+_step_cache: dict[tuple[Any, int, int], Any] = {}
+
+
+def _step_expr(fresh: sympy.Symbol, m: int, r: int) -> Any:
+    """``m * fresh + r`` (cached: a case made again substitutes the same formula; a symbol's
+    equality covers its facts, so the key names it exactly).
+
+    >>> _step_expr(Dyn("K'", sign="nonnegative"), 64, 8)
+    64*K' + 8
+    """
+    key = (fresh, m, r)
+    got = _step_cache.get(key)
+    if got is None:
+        got = m * fresh + r
+        if len(_step_cache) >= 4096:
+            _step_cache.clear()
+        _step_cache[key] = got
+    return got
+
+
 def _fresh_sure(s: sympy.Symbol, m: int, r: int) -> sympy.Symbol:
     got = _fresh(s, m, r)
     if got is None:   # excluded by _feasible
@@ -156,17 +193,43 @@ def _fresh_sure(s: sympy.Symbol, m: int, r: int) -> sympy.Symbol:
     return got
 
 
+_counts_cache: dict[tuple[tuple[int, ...], int], dict[int, int]] = {}
+
+
+def _class_counts(feasible: tuple[int, ...], d: int) -> dict[int, int]:
+    """How many of ``feasible`` lie in each class modulo ``d`` (cached).
+
+    >>> _class_counts((0, 1, 2, 5), 2)
+    {0: 2, 1: 2}
+    """
+    key = (feasible, d)
+    got = _counts_cache.get(key)
+    if got is None:
+        got = {}
+        for r in feasible:
+            got[r % d] = got.get(r % d, 0) + 1
+        if len(_counts_cache) >= 1024:
+            _counts_cache.clear()
+        _counts_cache[key] = got
+    return got
+
+
 def _class_text(s: sympy.Symbol, m: int, residues: frozenset[int], feasible: Sequence[int]) -> str:
     """The residues ``residues`` of ``s`` modulo ``m`` (among ``feasible``) as few words say."""
     d = 1
+    feas = tuple(feasible)
     while d <= m:
         if m % d == 0:
             small = {r % d for r in residues}
-            if {r for r in feasible if r % d in small} == set(residues):
+            # the feasible residues in those classes are at least ``residues`` (a subset): as
+            # many of them is all of them; the sets are compared when the counts agree
+            counts = _class_counts(feas, d)
+            if sum(counts.get(x, 0) for x in small) == len(residues) and \
+                    {r for r in feasible if r % d in small} == set(residues):
                 break
         d *= 2
     small_sorted = sorted({r % d for r in residues})
-    others = sorted({r % d for r in feasible} - set(small_sorted))
+    others = sorted(set(_class_counts(feas, d)) - set(small_sorted))
     if not others:
         return ""
     if len(others) < len(small_sorted):     # the shorter text: the residues left out
@@ -332,7 +395,7 @@ def by_cases(exprs: Sequence[IntLike], period: int, fn: Callable[[Space], R],
                 fhi = b[1]
             if b is not None:
                 fresh = Dyn(fresh.name, min=flo, max=fhi, sign="any" if flo is None or flo < 0 else "nonnegative")
-            subst[sym] = m * fresh + r
+            subst[sym] = _step_expr(fresh, m, r)
             steps.append((m, r, fresh, 0))
             if flo is not None and (b is None or b[0] == "ge"):
                 peels.append([("eq", flo), ("ge", flo + 1)])        # s' == lo, s' > lo

@@ -97,6 +97,9 @@ def _count(space: Space, acc: Access, chunk: int) -> Coalescing:
     nbytes = acc.bits // 8
     ninstr = len(acc.keys[0]) // chunk if acc.keys else 0
     flat = static_offsets(space, acc)
+    rows = space.rows(acc.columns()) if flat is None and space.keyed is not None else None
+    # steady runs that passed vector_fails: each chunk is one high part (equal tuples), aligned
+    runs = rows is not None and chunk & (chunk - 1) == 0 and acc.columns().steady(chunk)
     per: list[int] = []
     total = least = useful = 0
     for j in range(ninstr):
@@ -104,6 +107,8 @@ def _count(space: Space, acc: Access, chunk: int) -> Coalescing:
         if flat is not None:
             got = {a for row in flat for a in row[lo:hi]}
             nelems, nsec = len(got), len({a * nbytes // GMEM_SECTOR_BYTES for a in got})
+        elif runs and rows is not None:
+            nelems, nsec = _keyed_instr(space, acc, rows, j, chunk)
         else:
             elems: dict[int, list[Any]] = {}
             sectors: dict[int, list[Any]] = {}
@@ -120,6 +125,47 @@ def _count(space: Space, acc: Access, chunk: int) -> Coalescing:
         useful += nelems * nbytes
         least += ceil_div(nelems * nbytes, GMEM_SECTOR_BYTES)
     return Coalescing(total, ninstr, least, useful, chunk * acc.bits, tuple(per))
+
+
+def _firsts(space: Space, high: list[Any], at: list[int], where: list[int]) -> list[int]:
+    """The positions (into ``where``) of the distinct addresses among the chunks ``where``
+    (their high parts ``high[i]``, their classes ``at``, one a chunk): as :func:`_distinct`
+    over their first values, in order (equal tuples are one address; else :meth:`Space.same`
+    against those held of the same class, in the order they came)."""
+    if len(set(at)) == len(at):
+        return list(range(len(at)))
+    out: list[int] = []
+    held: dict[int, list[Any]] = {}
+    same = space.same
+    for k, (i, a) in enumerate(zip(where, at)):
+        q = high[i]
+        hold = held.setdefault(a, [])
+        if q in hold or any(same(q, q2) for q2 in hold):
+            continue
+        hold.append(q)
+        out.append(k)
+    return out
+
+
+def _keyed_instr(space: Space, acc: Access, rows: Any, j: int, chunk: int) -> tuple[int, int]:
+    """(distinct elements, distinct sectors) of instruction ``j``, counted per vector: each
+    thread's chunk is one high part ``q`` and residues ``c0 .. c0+chunk-1`` from a multiple of
+    ``chunk`` (a power of two: ``rows.cols.steady(chunk)`` and :func:`vector_fails` passed), so
+    two chunks share elements only when their ``c0`` are equal, and a chunk lies in the one
+    sector ``c0 * bytes // 32``. Element by element, :func:`_distinct` asks the same questions
+    of the chunks' first values (the others' repeat them), so they are asked here alone.
+
+    @post as the element-by-element count of :func:`_count`.
+    """
+    nb = acc.bits // 8
+    nch = rows.cols.width // chunk
+    cs = rows.residues(chunk)[j::nch]                     # c0 of each thread's chunk j
+    threads = list(range(len(cs)))
+    elems = _firsts(space, rows.highs(chunk)[j::nch], cs, threads) if len(set(cs)) != len(cs) else threads
+    sec = [cs[k] * nb // GMEM_SECTOR_BYTES for k in elems]
+    if len(set(sec)) == len(sec):
+        return len(elems) * chunk, len(sec)
+    return len(elems) * chunk, len(_firsts(space, rows.highs(chunk)[j::nch], sec, elems))
 
 
 def coalescing(access: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[int] = None,

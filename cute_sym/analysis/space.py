@@ -9,6 +9,8 @@ row at a time without sympy.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import add
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
 if TYPE_CHECKING:
@@ -20,7 +22,7 @@ from ..core import decide
 from ..core.int_tuple import cdiv, cmod
 from ..core.integers import Dyn, IntLike, symbol_facts, symbolic_module
 from ..swizzle import Swizzle
-from .tables import Lin, linear_form, swizzle_table
+from .tables import KeyColumns, Lin, linear_form, swizzle_table
 
 __all__ = ["Space", "Undecided", "Invalid", "Step", "settle", "linear_form", "Lin"]
 
@@ -113,11 +115,11 @@ class Space:
         c = full % P
         return ((full - c) // P, tuple(qco)), c
 
-    def rows(self, keys: Sequence[Sequence[Any]]) -> "_Rows":
-        """:meth:`addr` of every key of an access, row by row (one a thread), each row computed
-        once a case, when first read (keyed mode)."""
+    def rows(self, cols: KeyColumns) -> "_Rows":
+        """The keys of an access (keyed mode) in this case: :meth:`addr` of every key row by row,
+        and the residues of runs, read off the access's columns (:class:`_Rows`), once a case."""
         if self._rows is None:
-            self._rows = _Rows(self, keys)
+            self._rows = _Rows(self, cols)
         return self._rows
 
     def _fast_key(self, a: Lin) -> tuple[Any, int]:
@@ -219,56 +221,146 @@ class Space:
 
 
 class _Rows:
-    """The ``(q, c)`` of each key of an access in one keyed case, a row (thread) at a time:
-    :meth:`Space._fast_key` with the case's steps read once (a key's coefficient times ``m``
-    is a multiple of the period: ``m`` was chosen so)."""
-    __slots__ = ("space", "keys", "done", "info", "b0", "sw")
+    """The keys of an access in one keyed case, read off its :class:`.tables.KeyColumns` in
+    C-level passes over whole columns, each computed once a case when first asked:
 
-    def __init__(self, space: Space, keys: Sequence[Sequence[Any]]) -> None:
-        self.space, self.keys = space, keys
-        self.done: list[Optional[list[tuple[Any, int]]]] = [None] * len(keys)
+    * ``full(n)``: ``base + offset`` (before the swizzle) of every ``n``-th key (``x = 0, n,
+      2n, ..``: the first of each run of ``n`` when ``n`` divides the rows' width);
+    * ``residues(n)``: their residues ``c`` after the swizzle (as :meth:`Space.addr`);
+    * ``highs(n)``: their high parts ``q`` (as :meth:`Space.addr`);
+    * ``self[i]``: row ``i``'s ``(q, c)`` pairs, as :meth:`Space.addr` gives them.
+
+    The high part of a key is :meth:`Space._fast_key`'s: ``(floor(full / P), (k_s * m_s // P
+    for each symbol s))`` with ``k_s`` its coefficient (plus the base's) and ``m_s`` the
+    case's step (0 for a pinned symbol); ``m_s`` was chosen so that ``k_s * m_s`` is a
+    multiple of ``P``.
+    """
+    __slots__ = ("space", "cols", "s0", "terms", "sw", "_full", "_res", "_high", "_rows")
+
+    def __init__(self, space: Space, cols: KeyColumns) -> None:
+        self.space, self.cols = space, cols
         proj, b = space.keyed if space.keyed is not None else ((), (0, ()))
-        self.b0 = b[0]
-        self.info = [(j, k2, r if fresh is not None else m * v + r, m if fresh is not None else 0)
-                     for (m, r, fresh, v), j, k2 in zip(space.steps, proj, b[1])]
+        s0, terms = b[0], []
+        for (m, r, fresh, v), j, k2 in zip(space.steps, proj, b[1]):
+            rr = r if fresh is not None else m * v + r
+            s0 += k2 * rr
+            terms.append((j, k2, rr, m if fresh is not None else 0))
+        self.s0, self.terms = s0, terms
         self.sw = space.swizzled()
+        self._full: dict[int, list[int]] = {}
+        self._res: dict[int, list[int]] = {}
+        self._high: dict[int, list[Any]] = {}
+        self._rows: Optional[list[list[tuple[Any, int]]]] = None
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.cols.keys)
 
-    def __getitem__(self, i: int) -> list[tuple[Any, int]]:
-        got = self.done[i]
+    def full(self, n: int) -> list[int]:
+        """``base + offset`` (unswizzled) of keys ``0, n, 2n, ..`` of the flat columns."""
+        got = self._full.get(n)
         if got is None:
-            got = self.done[i] = self._row(i)
+            got = self._full[n] = self._fulls(n, None)
         return got
 
-    def _row(self, i: int) -> list[tuple[Any, int]]:
+    def _fulls(self, n: int, stop: Optional[int]) -> list[int]:
+        """``base + offset`` (unswizzled) of keys ``0, n, 2n, ..`` below ``stop`` (all: ``None``)."""
+        cols = self.cols
+        got = cols.const[:stop:n]
+        if self.s0:
+            got = list(map(self.s0.__add__, got))
+        for j, _, rr, _ in self.terms:
+            if j is not None and rr:
+                got = list(map(add, got, map(rr.__mul__, cols.coeffs[j][:stop:n])))
+        return got
+
+    def residues(self, n: int) -> list[int]:
+        """The residues (swizzled) of keys ``0, n, 2n, ..``: ``Space.addr(key)[1]``."""
+        got = self._res.get(n)
+        if got is None:
+            got = list(map((self.space.period - 1).__and__, self.full(n)))
+            if self.sw is not None:
+                got = list(map(self.sw.__getitem__, got))
+            self._res[n] = got
+        return got
+
+    def first_bad(self, n: int) -> Optional[int]:
+        """For runs of ``n`` values made steady by the layout (:meth:`KeyColumns.steady`): the
+        flat index of the first run that is no vector (``-1``: none), else ``None`` (not steady:
+        ask pair by pair). A steady run is a vector (one high part, residues ``c0 .. c0+n-1``,
+        ``c0 % n == 0``) exactly when its first key's unswizzled residue ``r`` has ``r + n <= P``
+        and the swizzle maps ``r .. r+n-1`` to ``c0 .. c0+n-1`` (:func:`_vector_residues`).
+
+        @post ``-1`` => every run of ``n`` is one high part (equal tuples) and consecutive
+              aligned residues; ``x >= 0`` => the runs before ``x`` are, the run at ``x`` is not.
+        """
+        if not self.cols.steady(n):
+            return None
         P = self.space.period
-        msk, sw, b0, info, memo = P - 1, self.sw, self.b0, self.info, self.space._memo
-        out = []
-        if len(info) == 1 and info[0][0] is not None:
-            j, k2, rr, qm = info[0]
-            for a in self.keys[i]:
-                k = a[1][j] + k2
-                full = a[0] + b0 + k * rr
-                c = full & msk
-                got1: tuple[Any, int] = ((full - c) // P, (k * qm // P,)), (c if sw is None else sw[c])
-                memo[a] = got1
-                out.append(got1)
-            return out
-        for a in self.keys[i]:
-            ks = a[1]
-            full = a[0] + b0
-            qco = []
-            for j, k2, rr, qm in info:
-                k = (ks[j] if j is not None else 0) + k2
-                full += k * rr
-                qco.append(k * qm // P)
-            c = full & msk
-            got: tuple[Any, int] = ((full - c) // P, tuple(qco)), (c if sw is None else sw[c])
-            memo[a] = got
-            out.append(got)
+        good = _vector_residues(self.space.swizzle, self.sw, P, n)
+        head = 2 * (self.cols.width or 0)          # a failing case fails early as a rule: two rows first
+        if n not in self._full and len(self.cols.const) > head:
+            at = bytes(map(good.__getitem__, map((P - 1).__and__, self._fulls(n, head)))).find(0)
+            if at >= 0:
+                return at * n
+        at = bytes(map(good.__getitem__, map((P - 1).__and__, self.full(n)))).find(0)
+        return -1 if at < 0 else at * n
+
+    def __getitem__(self, i: int) -> list[tuple[Any, int]]:
+        if self._rows is None:
+            self._rows = self._all()
+        return self._rows[i]
+
+    def highs(self, n: int) -> list[Any]:
+        """The high parts of keys ``0, n, 2n, ..``: ``Space.addr(key)[0]``, equal tuples."""
+        got = self._high.get(n)
+        if got is None:
+            got = self._high[n] = self._highs(n)
+        return got
+
+    def _highs(self, n: int) -> list[Any]:
+        """:meth:`highs` built with ``zip`` over the columns (no per-key loop)."""
+        P = self.space.period
+        full = self.full(n)
+        hi = map((P.bit_length() - 1).__rrshift__, full)          # floor(full / P)
+        qcos: list[Any] = []
+        for j, k2, _, qm in self.terms:
+            if j is None or not qm:
+                qcos.append(repeat(k2 * qm // P, len(full)))
+            else:
+                qcos.append(map(P.__rfloordiv__, map(qm.__mul__, map(k2.__add__, self.cols.coeffs[j][::n]))))
+        return list(zip(hi, zip(*qcos)))
+
+    def _all(self) -> list[list[tuple[Any, int]]]:
+        """Every row's ``(q, c)`` pairs, built with ``zip`` over the columns (no per-key loop)."""
+        pairs = list(zip(self.highs(1), self.residues(1)))
+        out, at = [], 0
+        for row in self.cols.keys:
+            out.append(pairs[at:at + len(row)])
+            at += len(row)
         return out
+
+
+_good_cache: dict[tuple[Any, int, int], bytes] = {}
+
+
+def _vector_residues(swizzle: Optional[Swizzle], sw: Optional[list[int]], period: int, n: int) -> bytes:
+    """For each unswizzled residue ``r < period``: 1 when ``r + n <= period`` (``n`` elements
+    from ``r`` share one high part), ``sw(r) % n == 0`` and ``sw(r + k) == sw(r) + k`` for
+    ``k < n`` (``sw``: the swizzle's table, the identity when ``None``), else 0. Cached.
+
+    >>> list(_vector_residues(None, None, 8, 2))
+    [1, 0, 1, 0, 1, 0, 1, 0]
+    """
+    key = (swizzle, period, n)
+    got = _good_cache.get(key)
+    if got is None:
+        t = sw if sw is not None else range(period)
+        got = bytes(r + n <= period and t[r] % n == 0 and all(t[r + k] == t[r] + k for k in range(1, n))
+                    for r in range(period))
+        if len(_good_cache) >= 256:
+            _good_cache.clear()
+        _good_cache[key] = got
+    return got
 
 
 def settle(e: Any) -> Any:

@@ -15,6 +15,8 @@ composition put the layout on the left); the map is computed once per copy and s
 from __future__ import annotations
 
 import math
+from itertools import chain
+from operator import itemgetter, sub
 from typing import TYPE_CHECKING, Any, Optional, Sequence, cast
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ from ..swizzle import Swizzle
 Lin = tuple[int, tuple[int, ...]]          # const + sum(coeff_i * symbol_i)
 
 __all__ = ["Lin", "linear_form", "LinTable", "IndexTable", "layout_table", "copy_index_table", "swizzle_table",
-           "placed_table", "MAX_TABLE"]
+           "placed_table", "KeyColumns", "MAX_TABLE"]
 
 MAX_TABLE = 1 << 20          # the largest domain tabled (larger layouts take the general path)
 _CACHE_LIMIT = 256
@@ -238,16 +240,77 @@ def placed_table(layout: Layout, table: LinTable, swizzle: Optional[Swizzle], ba
     return got
 
 
+class KeyColumns:
+    """An access's keyed offsets (rows of linear forms ``(const, coeffs)``, one row a thread)
+    as flat integer columns, row after row: what does not depend on a case of the symbols,
+    computed once an access.
+
+    ``width``: the length of every row (``None`` when rows differ in length); ``const[x]``
+    and ``coeffs[s][x]``: the constant and the coefficient of symbol ``s`` of the ``x``-th key
+    (``x = i * width + v`` for value ``v`` of row ``i``).
+
+    >>> kc = KeyColumns(((( 0, (0,)), (1, (0,))), ((0, (1,)), (1, (1,)))))
+    >>> kc.width, kc.const, kc.coeffs
+    (2, [0, 1, 0, 1], [[0, 0, 1, 1]])
+    >>> kc.steady(2), KeyColumns((((0, (0,)), (1, (1,))),)).steady(2)
+    (True, False)
+    """
+    __slots__ = ("keys", "width", "const", "coeffs", "_steady")
+
+    def __init__(self, keys: Sequence[Sequence[Lin]]) -> None:
+        self.keys = keys
+        lens = set(map(len, keys))
+        self.width: Optional[int] = lens.pop() if len(lens) == 1 else None
+        flat = list(chain.from_iterable(keys))
+        self.const: list[int] = list(map(itemgetter(0), flat))
+        cos = list(map(itemgetter(1), flat))
+        self.coeffs: list[list[int]] = [list(map(itemgetter(s), cos)) for s in range(len(cos[0]))] if cos else []
+        self._steady: dict[int, bool] = {}
+
+    def steady(self, n: int) -> bool:
+        """Whether every run of ``n`` values of a row (``n`` divides ``width``) has one coefficient
+        per symbol, and constants ``k, k+1, .., k+n-1``: the run's offsets are consecutive, and in
+        any case of the symbols its high parts have one coefficient per symbol.
+
+        @post ``True`` => for every run ``x .. x+n-1`` (``x % n == 0``), ``coeffs[s][x+k] ==
+              coeffs[s][x]`` and ``const[x+k] == const[x] + k`` for ``0 <= k < n``.
+        """
+        got = self._steady.get(n)
+        if got is None:
+            got = self.width is not None and self.width % n == 0
+            if got and n > 1:
+                first = self.const[0::n]
+                got = all(not any(map(k.__ne__, map(sub, self.const[k::n], first))) for k in range(1, n)) and \
+                    all(col[k::n] == col[0::n] for col in self.coeffs for k in range(1, n))
+            self._steady[n] = got
+        return got
+
+
 def lin_key(const: int, ks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     return const, ks
 
 
+_expr_cache: dict[tuple[int, tuple[int, ...], tuple[Any, ...]], IntLike] = {}
+
+
 def expr_of(const: int, ks: tuple[int, ...], syms: tuple[Any, ...]) -> IntLike:
-    """The offset ``const + sum(k * s)`` as the algebra writes it (an ``int`` when static)."""
+    """The offset ``const + sum(k * s)`` as the algebra writes it (an ``int`` when static);
+    cached (sympy objects are immutable), so an access made again writes no offset twice.
+
+    >>> K = sympy.Symbol("K", integer=True)
+    >>> expr_of(3, (2,), (K,)), expr_of(3, (0,), (K,))
+    (2*K + 3, 3)
+    """
     if not any(ks):
         return const
-    e: Any = const
-    for k, s in zip(ks, syms):
-        if k:
-            e = e + k * s
-    return e
+    key = (const, ks, syms)
+    got = _expr_cache.get(key)
+    if got is None:
+        e: Any = const
+        for k, s in zip(ks, syms):
+            if k:
+                e = e + k * s
+        if len(_expr_cache) >= 1 << 16:
+            _expr_cache.clear()
+        got = _expr_cache[key] = e
+    return got

@@ -128,24 +128,45 @@ def vector_fails(space: Space, acc: Access, n: int) -> Optional[str]:
     flat = static_offsets(space, acc)
     if flat is not None and _static_ok(flat, n):
         return None
-    if flat is None and space.keyed is not None and _rows_ok(space.rows(acc.keys), n):
-        return None
+    start = 0
+    if flat is None and space.keyed is not None:
+        rows = space.rows(acc.columns())
+        bad = rows.first_bad(n)
+        if bad is None:
+            if _rows_ok(rows, n):
+                return None
+        elif bad < 0:
+            return None
+        else:
+            start = bad          # the runs before it are vectors: the pair by pair walk starts there
+    width = len(acc.keys[0]) if start else 1
+    for i in range(start // width, min(len(acc.threads), len(acc.keys))):
+        why = _thread_fails(space, acc, i, n, start % width if i == start // width else 0)
+        if why is not None:
+            return why
+    return None
+
+
+def _thread_fails(space: Space, acc: Access, i: int, n: int, j0: int) -> Optional[str]:
+    """Why a chunk of ``n`` values of thread ``acc.threads[i]``, from value ``j0`` on, is no
+    vector (``None``: none fails): its chunks in order, value by value, high parts compared by
+    :meth:`Space.same` (which may raise :class:`Undecided`)."""
     addr, same = space.addr, space.same
-    for t, offs in zip(acc.threads, acc.keys):
-        for j in range(0, len(offs), n):
-            q0, c0 = addr(offs[j])
-            if c0 % n:
-                return (f"thread {t}: value {j} (element offset {_at(acc, acc.expr(offs[j]))}) "
-                        f"is not {n * acc.bits // 8}-byte aligned")
-            for k in range(1, n):
-                q, c = addr(offs[j + k])
-                if c != c0 + k or not (q == q0 or same(q, q0)):
-                    if space.swizzle is None:
-                        return (f"thread {t}: value {j + k} is "
-                                f"{_diff_text(acc.expr(offs[j + k - 1]), acc.expr(offs[j + k]))} elements "
-                                f"after value {j + k - 1}, not next to it")
-                    return (f"thread {t}: value {j + k} is not next to value {j + k - 1} "
-                            f"after the swizzle {space.swizzle}")
+    t, offs = acc.threads[i], acc.keys[i]
+    for j in range(j0, len(offs), n):
+        q0, c0 = addr(offs[j])
+        if c0 % n:
+            return (f"thread {t}: value {j} (element offset {_at(acc, acc.expr(offs[j]))}) "
+                    f"is not {n * acc.bits // 8}-byte aligned")
+        for k in range(1, n):
+            q, c = addr(offs[j + k])
+            if c != c0 + k or not (q == q0 or same(q, q0)):
+                if space.swizzle is None:
+                    return (f"thread {t}: value {j + k} is "
+                            f"{_diff_text(acc.expr(offs[j + k - 1]), acc.expr(offs[j + k]))} elements "
+                            f"after value {j + k - 1}, not next to it")
+                return (f"thread {t}: value {j + k} is not next to value {j + k - 1} "
+                        f"after the swizzle {space.swizzle}")
     return None
 
 
