@@ -351,6 +351,8 @@ SWEEP: list[tuple[str, Callable[[], Any]]] = [
  ("bank_conflicts str", lambda: cs.bank_conflicts("x", L)),
  ("bank_conflicts warp past", lambda: cs.bank_conflicts(_tc33(), parse("(_32,_32):(_32,_1)"), warp=7)),
  ("vector_width no bits", lambda: cs.vector_width(parse("(_32,_1):(_1,_0)"), L)),
+ ("bank_conflicts 48-bit vector", lambda: cs.bank_conflicts(parse("(_32,_6):(_1,_32)"), parse("(_32,_6):(_6,_1)"), 16, 48)),
+ ("bank_conflicts 0-bit vector", lambda: cs.bank_conflicts(parse("(_32,_6):(_1,_32)"), parse("(_32,_6):(_6,_1)"), 16, 0)),
  ("coalescing negative warp", lambda: cs.coalescing(_tc33(), parse("(_32,_32):(_32,_1)"), warp=-1)),
  # execute (hypothesis found simulate(0, None) raising AttributeError)
  ("simulate threads None", lambda: cs.simulate(lambda t: None, None)),

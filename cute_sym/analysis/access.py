@@ -218,8 +218,11 @@ def access_of(src: Union[TiledCopy, Layout], layout: LayoutLike, bits: Optional[
     nthr, nv = _static(size(src[0]), "threads"), _static(size(src[1]), "values")
     chunk: Optional[int] = None
     if vector_bits is not None:
-        if type(vector_bits) is not int or vector_bits % bits or vector_bits > 128 or nv % (vector_bits // bits):
-            raise LayoutError(f"vector of {vector_bits!r} bits: not a whole number of {bits}-bit values "
+        n = vector_bits // bits if type(vector_bits) is int else 0
+        if type(vector_bits) is not int or vector_bits % bits or vector_bits > 128 or n < 1 or n & (n - 1) \
+                or nv % n:
+            # an access is 1, 2, 4, 8 or 16 bytes: a 6-byte "vector" is no instruction
+            raise LayoutError(f"vector of {vector_bits!r} bits: not a power-of-two number of {bits}-bit values "
                               f"dividing the {nv} values of a thread, at most 128 bits")
         chunk = vector_bits // bits
     threads = _warp_threads(nthr, warp)
