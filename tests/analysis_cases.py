@@ -100,3 +100,24 @@ def check_cases(sym: Any, envs: Iterable[dict[str, int]], concrete: Callable[[di
                 assert p.bank is None or (p.bank, len(p.words)) == (q.bank, len(q.words)), (env, str(p), str(q))
         checked += 1
     return checked
+
+
+def full_statement(r: Any) -> Any:
+    """All an analysis answer states, to compare two answers: text, every field, every phase
+    with its worst bank's words, and for a :class:`Cases` every case, undecidable and invalid one."""
+    from cute_sym.analysis import Cases
+    if isinstance(r, Cases):
+        return (str(r), [(c, full_statement(x)) for c, x in r.cases], r.undecidable, r.invalid)
+    fields = tuple(repr(getattr(r, f)) for f in type(r).__slots__ if f != "phases")
+    phases = tuple((p.instruction, p.threads, p.wavefronts, p.ideal, p.bank, tuple((t, str(o)) for t, o in p.words))
+                   for p in getattr(r, "phases", ()))
+    return (str(r), fields, phases)
+
+
+def answer_of(fn: Callable[[], Any]) -> Any:
+    """:func:`full_statement` of ``fn()``, or the error it raises (LayoutError, UndecidableError:
+    the same error with the same words)."""
+    try:
+        return full_statement(fn())
+    except ValueError as e:
+        return (type(e).__name__, str(e))

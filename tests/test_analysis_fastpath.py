@@ -15,9 +15,9 @@ from typing import Any, Callable
 
 import pytest
 
-from analysis_cases import generated, tv_layout
+from analysis_cases import answer_of, generated, tv_layout
 from cute_sym import Copy_Atom, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_mma
-from cute_sym.analysis import Cases, bank_conflicts, coalescing, vector_width
+from cute_sym.analysis import bank_conflicts, coalescing, vector_width
 from cute_sym.analysis.tables import copy_index_table, layout_table
 from cute_sym.core.integers import Dyn
 from cute_sym.layout import make_layout
@@ -28,20 +28,7 @@ access_mod, banks_mod, coal_mod, vec_mod = (importlib.import_module(f"cute_sym.a
                                             for m in ("access", "banks", "coalescing", "vector"))
 
 
-def _stated(r: Any) -> Any:
-    if isinstance(r, Cases):
-        return (str(r), [(c, _stated(x)) for c, x in r.cases], r.undecidable, r.invalid)
-    fields = tuple(repr(getattr(r, f)) for f in type(r).__slots__ if f != "phases")
-    phases = tuple((p.instruction, p.threads, p.wavefronts, p.ideal, p.bank, tuple((t, str(o)) for t, o in p.words))
-                   for p in getattr(r, "phases", ()))
-    return (str(r), fields, phases)
-
-
-def _answer(fn: Callable[[], Any]) -> Any:
-    try:
-        return _stated(fn())
-    except ValueError as e:          # LayoutError, UndecidableError: the same error, the same words
-        return (type(e).__name__, str(e))
+_answer = answer_of          # the error, or the answer with every field, phase and case
 
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
