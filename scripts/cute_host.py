@@ -21,6 +21,23 @@ def default_include() -> str:
     return os.path.join(os.path.dirname(cutlass_library.__file__), "source", "include")
 
 
+def default_cute_include() -> str:
+    """CuTe's include folder for the oracles: ``$CUTE_INCLUDE``, else CUTLASS 4.7's headers where
+    this workplace keeps them, else :func:`default_include`."""
+    env = os.environ.get("CUTE_INCLUDE")
+    if env:
+        return env
+    return "/work/cutlass47/include" if os.path.isdir("/work/cutlass47/include") else default_include()
+
+
+def default_cuda() -> str:
+    """The CUDA toolkit whose headers host CuTe code needs: ``$CUDA_HOME``, else a standard path."""
+    env = os.environ.get("CUDA_HOME")
+    if env:
+        return env
+    return "/usr/local/cuda-13.0" if os.path.isdir("/usr/local/cuda-13.0") else "/usr/local/cuda"
+
+
 def build(src: str, include: str, cuda: str, work: str, tag: str) -> Optional[str]:
     """Compile the program ``src`` in ``work``; the executable's path, or None when it does not compile."""
     return try_build(src, include, cuda, work, tag)[0]

@@ -48,7 +48,7 @@ from cute_sym.tensor.atoms.copy_sm100_data import TMEM_SHAPES, tmem_op_repeater 
 from cute_sym.tensor.tmem_copy import make_tmem_copy, make_utccp_copy  # noqa: E402
 from cute_sym.views.draw import latex  # noqa: E402
 from cute_sym.tensor.tmem_space import make_tmem_ptr  # noqa: E402
-from cute_host import build, default_include, run_chunks  # noqa: E402
+from cute_host import default_cuda, default_cute_include, run_chunks  # noqa: E402
 
 WHATS = ("ThrID", "ValID", "SrcLayout", "DstLayout", "RefLayout")
 OUT = os.path.join(ROOT, "tests", "data", "tmem_oracle.jsonl")
@@ -76,20 +76,6 @@ UTCCP_TENSORS = (
     ("uint8_t", "(_128,_16):(_262144,_1)", ("SM100_UTCCP_128dp128bit_1cta", "SM100_UTCCP_4x32dp128bit_2cta")),
 )
 REPEAT_BITS = (32, 64, 96, 256, 768, 1024, 4096, 8192, 12288, 32768)
-
-
-def default_cute_include() -> str:
-    env = os.environ.get("CUTE_INCLUDE")
-    if env:
-        return env
-    return "/work/cutlass47/include" if os.path.isdir("/work/cutlass47/include") else default_include()
-
-
-def default_cuda() -> str:
-    env = os.environ.get("CUDA_HOME")
-    if env:
-        return env
-    return "/usr/local/cuda-13.0" if os.path.isdir("/usr/local/cuda-13.0") else "/usr/local/cuda"
 
 
 def sm100_ops() -> list[str]:

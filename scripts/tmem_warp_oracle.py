@@ -50,7 +50,7 @@ from cute_sym.tensor.tensor import Tensor, make_tensor  # noqa: E402
 from cute_sym.tensor.tmem_space import make_tmem_ptr  # noqa: E402
 from cute_sym.tensor.tmem_warp import make_tmem_warp_partitioner  # noqa: E402
 from cute_sym.tensor.umma import tmem_frg_layout  # noqa: E402
-from cute_host import default_include, try_build  # noqa: E402
+from cute_host import default_cuda, default_cute_include, try_build  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "data", "tmem_warp_oracle.jsonl")
 WARPS = range(4)
@@ -136,20 +136,6 @@ PLAIN_CASES = [{"kind": "plain", "dtype": t, "layout": lay} for t, lay in (
 
 def cases() -> list[dict[str, Any]]:
     return MMA_CASES + FRG_CASES + PLAIN_CASES
-
-
-def default_cute_include() -> str:
-    env = os.environ.get("CUTE_INCLUDE")
-    if env:
-        return env
-    return "/work/cutlass47/include" if os.path.isdir("/work/cutlass47/include") else default_include()
-
-
-def default_cuda() -> str:
-    env = os.environ.get("CUDA_HOME")
-    if env:
-        return env
-    return "/usr/local/cuda-13.0" if os.path.isdir("/usr/local/cuda-13.0") else "/usr/local/cuda"
 
 
 def _cpp(x: Any) -> str:
